@@ -1,0 +1,1 @@
+"""HTTP layer: Flask app factory, blueprints, error mapping, gunicorn configuration."""

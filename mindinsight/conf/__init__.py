@@ -1,0 +1,1 @@
+"""Configuration: limits, plugin names and runtime settings (the bottom layer)."""

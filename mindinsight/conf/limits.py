@@ -1,0 +1,50 @@
+"""Every limit of the product in one place (values from the original, behaviour.md section 3)."""
+from mindinsight.conf.plugins import PluginName
+
+# Discovery
+MAX_SUMMARY_DIR_COUNT = 999          # train jobs listed under the base dir
+MAX_SCAN_COUNT = 20_000              # directory entries scanned for a paged listing
+
+# Detail cache
+MAX_CACHED_TRAIN_JOBS = 15           # jobs whose full data is kept (LRU by update time)
+
+# Tags per job
+MAX_TAGS_PER_JOB = 300
+MAX_TAGS_PER_PLUGIN = {
+    PluginName.GRAPH: 10,
+    PluginName.OPTIMIZED_GRAPH: 10,
+    PluginName.TENSOR: 6,
+}
+MAX_REMEMBERED_EVICTED_TAGS = 30_000
+
+# Samples kept per tag (reservoir size); anything not listed keeps DEFAULT_STEPS_PER_TAG.
+STEPS_PER_TAG = {
+    PluginName.SCALAR: 1000,
+    PluginName.IMAGE: 10,
+    PluginName.HISTOGRAM: 50,
+    PluginName.TENSOR: 20,
+    PluginName.GRAPH: 1,
+    PluginName.OPTIMIZED_GRAPH: 1,
+}
+DEFAULT_STEPS_PER_TAG = 500
+
+# Payloads
+MAX_EVENT_PAYLOAD_BYTES = 500_000_000
+MAX_TENSOR_ELEMENTS = 10_000_000
+MAX_TENSOR_RESPONSE_VALUES = 100_000
+MAX_HISTOGRAM_INPUT_BUCKETS = 90
+MAX_HISTOGRAM_DISPLAY_BINS = 30
+MAX_GRAPH_ATTR_BYTES = 1024
+
+# Reading
+READ_CHUNK_BYTES = 4 * 1024 * 1024   # bytes read from a file per call; bounds reader memory
+DAMAGED_FILE_AGE_SECONDS = 600       # a file with a partial tail this old is given up
+
+# Requests
+MAX_TRAIN_JOBS_PAGE_LIMIT = 999
+MAX_PARAM_LENGTH = 4096              # longest query value accepted (train_id, tag, ...)
+
+
+def steps_per_tag(plugin: PluginName) -> int:
+    """Reservoir capacity for one tag of ``plugin``."""
+    return STEPS_PER_TAG.get(plugin, DEFAULT_STEPS_PER_TAG)

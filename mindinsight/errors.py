@@ -1,0 +1,169 @@
+"""Every error a user can cause: a named exception with the original's error code.
+
+The backend maps ``MindInsightError`` to JSON ``{"error_code", "error_msg"}`` once; lower
+layers raise these and never know about HTTP beyond the status each error carries.
+Codes: ``(1<<30)|(1<<28)|(42<<17)|(module<<12)|value`` printed as 8 upper-case hex digits.
+"""
+from enum import IntEnum
+
+
+class Module(IntEnum):
+    GENERAL = 0
+    LINEAGE = 2
+    DATAVISUAL = 5
+    PROFILER = 6
+
+
+def error_code(module: Module, value: int) -> str:
+    """The 8-hex-digit error code string, e.g. ``50545005``."""
+    return f"{(1 << 30) | (1 << 28) | (42 << 17) | (int(module) << 12) | value:08X}"
+
+
+class MindInsightError(Exception):
+    """Base of every user-visible error."""
+
+    module = Module.GENERAL
+    value = 0
+    http_status = 400
+    prefix = "System error."
+
+    def __init__(self, detail: str = ""):
+        self.detail = detail
+        super().__init__(self.message)
+
+    @property
+    def code(self) -> str:
+        return error_code(self.module, self.value)
+
+    @property
+    def message(self) -> str:
+        return f"{self.prefix} Detail: {self.detail}" if self.detail else self.prefix
+
+    def to_json(self) -> dict:
+        return {"error_code": self.code, "error_msg": self.message}
+
+
+# -- general (module 0) ---------------------------------------------------------------
+
+class UnknownError(MindInsightError):
+    value, http_status, prefix = 0x000, 500, "System error."
+
+
+class ParamTypeError(MindInsightError):
+    value = 0x001
+
+    def __init__(self, param: str, expected: str):
+        super().__init__(f"'{param}' expect {expected} type.")
+
+    @property
+    def message(self) -> str:
+        return f"Invalid parameter type. {self.detail}"
+
+
+class ParamValueError(MindInsightError):
+    value = 0x002
+
+    @property
+    def message(self) -> str:
+        return f"Invalid parameter value. {self.detail}"
+
+
+class ParamMissError(MindInsightError):
+    value = 0x003
+
+    def __init__(self, param: str):
+        super().__init__(f"'{param}' is required.")
+
+    @property
+    def message(self) -> str:
+        return f"Param missing. {self.detail}"
+
+
+class PathNotExistError(MindInsightError):
+    value, prefix = 0x004, "The path does not exist."
+
+
+class FileSystemPermissionError(MindInsightError):
+    value, prefix = 0x008, "File System Permission Error."
+
+
+# -- datavisual (module 5) ------------------------------------------------------------
+
+class DatavisualError(MindInsightError):
+    module = Module.DATAVISUAL
+
+
+class RouteNotFoundError(DatavisualError):
+    value, http_status = 0x001, 404
+
+    @property
+    def message(self) -> str:
+        return "404 Not Found."
+
+
+class MethodNotAllowedError(DatavisualError):
+    value, http_status = 0x002, 405
+
+    @property
+    def message(self) -> str:
+        return "405 Method Not Allowed."
+
+
+class TrainJobNotExistError(DatavisualError):
+    value, prefix = 0x005, "Train job is not exist."
+
+
+class SummaryLogPathInvalid(DatavisualError):
+    value, prefix = 0x006, "No valid summary log file in path."
+
+
+class DataLoadingError(DatavisualError):
+    value, prefix = 0x007, "Data is loading."
+
+
+class NodeNotInGraphError(DatavisualError):
+    value, prefix = 0x009, "Can not find node in graph by the given node name."
+
+
+class PluginNotAvailableError(DatavisualError):
+    value, prefix = 0x00B, "Plugin is not available."
+
+
+class GraphNotExistError(DatavisualError):
+    value, prefix = 0x00C, "Can not found the graph."
+
+
+class ImageNotExistError(DatavisualError):
+    value, prefix = 0x00D, "Image is not exist."
+
+
+class ScalarNotExistError(DatavisualError):
+    value, prefix = 0x00E, "Scalar value is not exist."
+
+
+class HistogramNotExistError(DatavisualError):
+    value, prefix = 0x00F, "Histogram value is not exist."
+
+
+class QueryStringContainsNullByteError(DatavisualError):
+    value, prefix = 0x011, "Query string contains null byte error."
+
+
+class TensorNotExistError(DatavisualError):
+    value, prefix = 0x012, "Tensor value is not exist."
+
+
+class ResponseTooLargeError(DatavisualError):
+    value, prefix = 0x013, "Response is too large."
+
+
+class StepTensorDataNotInCacheError(DatavisualError):
+    value, prefix = 0x014, "Tensor data of this step is not in cache."
+
+
+class TensorTooLargeError(DatavisualError):
+    value, prefix = 0x016, "Tensor data is too large."
+
+
+class LandscapeNotExistError(DatavisualError):
+    value, prefix = 0x017, "Landscape is not exist."
