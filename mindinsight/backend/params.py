@@ -1,0 +1,79 @@
+"""Query/body parameter parsing with marshmallow, raising the original's error codes.
+
+Fields raise ``MindInsightError`` subclasses directly, so a blueprint gets either clean
+values or the exact documented error: missing/empty -> 50540003, not an integer ->
+50540001, out of range -> 50540002, a NUL byte -> 50545011, an over-long value -> 50540002.
+"""
+from marshmallow import Schema, fields
+
+from mindinsight.conf.limits import MAX_PARAM_LENGTH
+from mindinsight.errors import (ParamMissError, ParamTypeError, ParamValueError,
+                                QueryStringContainsNullByteError)
+
+
+def _check_text(name: str, value: str) -> str:
+    if "\x00" in value:
+        label = "train job id" if name == "train_id" else name
+        raise QueryStringContainsNullByteError(f"{label}: {value} contains null byte.")
+    if len(value) > MAX_PARAM_LENGTH:
+        raise ParamValueError(f"'{name}' is longer than {MAX_PARAM_LENGTH} characters.")
+    return value
+
+
+class Text(fields.String):
+    """A string parameter (NUL and length checked)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return _check_text(attr, str(value))
+
+
+class TextList(fields.Field):
+    """A repeated query parameter (``?train_id=a&train_id=b``) as a list of strings."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return [_check_text(attr, str(item)) for item in value]
+
+
+class IntParam(fields.Field):
+    """An integer parameter with an optional inclusive range."""
+
+    def __init__(self, minimum=None, maximum=None, range_message=None, **kwargs):
+        super().__init__(**kwargs)
+        self.minimum, self.maximum, self.range_message = minimum, maximum, range_message
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = _check_text(attr, str(value)).strip()
+        try:
+            number = int(text)
+        except ValueError:
+            raise ParamTypeError(attr, "Integer") from None
+        if (self.minimum is not None and number < self.minimum) or \
+                (self.maximum is not None and number > self.maximum):
+            raise ParamValueError(self.range_message.format(name=attr) if self.range_message
+                                  else f"'{attr}' should in [{self.minimum}, {self.maximum}].")
+        return number
+
+
+class BoolText(fields.Field):
+    """``true``/``false`` in any case."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = _check_text(attr, str(value)).lower()
+        if text not in ("true", "false"):
+            raise ParamValueError(f"The value of {attr} must be 'false' or 'true'.")
+        return text == "true"
+
+
+def load_args(schema: Schema, args, repeated=()) -> dict:
+    """Parse ``args`` (a werkzeug MultiDict) with ``schema``; required fields that are
+    missing or empty raise ``ParamMissError`` in the schema's field order."""
+    raw = {}
+    for name, field in schema.fields.items():
+        values = args.getlist(name) if name in repeated else args.get(name)
+        empty = values in (None, "", [])
+        if empty:
+            if field.required:
+                raise ParamMissError(name)
+            continue
+        raw[name] = values
+    return schema.load(raw)

@@ -1,0 +1,202 @@
+"""The data manager: brief list of every train job, full data for the most recently used.
+
+A background thread lists the base dir and loads new bytes every ``reload_interval``
+seconds (0 = load once); a user opening a job wakes it at once. Loading is round-robin in
+bounded chunks over the cached jobs, so every job shows data early and a large job does
+not starve the others. Readers get a job's ``JobData`` and may read it while it loads.
+"""
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from enum import Enum
+
+from mindinsight.conf import limits
+from mindinsight.ingest.containers import JobData
+from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, list_summary_dirs
+from mindinsight.ingest.loader import JobLoader
+
+logger = logging.getLogger(__name__)
+
+
+class BriefStatus(str, Enum):
+    INIT = "init"
+    LOADING = "loading"
+    LOADED = "loaded"
+
+
+class CacheStatus(str, Enum):
+    NOT_IN_CACHE = "NOT_IN_CACHE"
+    CACHING = "CACHING"
+    CACHED = "CACHED"
+
+
+@dataclass
+class CachedJob:
+    """A job in the detail cache."""
+
+    loader: JobLoader
+    latest_update_time: float
+    status: CacheStatus = CacheStatus.CACHING
+    wanted: threading.Event = field(default_factory=threading.Event)
+
+
+class DataManager:
+    """Owns discovery, the detail cache and the reload loop of one summary base dir."""
+
+    def __init__(self, summary_base_dir: str, reload_interval: int = 3,
+                 capacity: int = limits.MAX_CACHED_TRAIN_JOBS, chunk_bytes: int = limits.READ_CHUNK_BYTES):
+        self.summary_base_dir = summary_base_dir
+        self.reload_interval = reload_interval
+        self.capacity = capacity
+        self.chunk_bytes = chunk_bytes
+        self.brief_status = BriefStatus.INIT
+        self._briefs: dict[str, SummaryDirInfo] = {}
+        self._brief_order: list[str] = []
+        self._jobs: "OrderedDict[str, CachedJob]" = OrderedDict()
+        self._lock = threading.RLock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """List jobs now, then load in a background thread."""
+        self.refresh_briefs()
+        self._thread = threading.Thread(target=self._run, name="mindinsight-loader", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread:
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        first = True
+        while not self._stop.is_set():
+            try:
+                if not first:
+                    self.refresh_briefs()
+                self.load_pass()
+            except Exception:  # the loop must survive any bad file or bug in one pass
+                logger.exception("reload pass failed")
+            first = False
+            timeout = self.reload_interval if self.reload_interval > 0 else None
+            self._wake.wait(timeout)
+            self._wake.clear()
+
+    # -- brief list -------------------------------------------------------------------
+
+    def refresh_briefs(self) -> None:
+        """Re-list the base dir and pick the jobs to keep in the detail cache."""
+        if self.brief_status is BriefStatus.INIT:
+            self.brief_status = BriefStatus.LOADING
+        infos = list_summary_dirs(self.summary_base_dir)
+        with self._lock:
+            self._briefs = {info.train_id: info for info in infos}
+            self._brief_order = [info.train_id for info in infos]
+            for train_id in [t for t in self._jobs if t not in self._briefs]:
+                del self._jobs[train_id]
+            loadable = [info for info in infos if info.has_loadable_files]
+            for info in loadable:
+                job = self._jobs.get(info.train_id)
+                if job is not None:
+                    job.latest_update_time = max(job.latest_update_time, info.update_time)
+            newest = sorted(loadable, key=lambda info: self._job_time(info), reverse=True)
+            for info in newest[:self.capacity]:
+                if info.train_id not in self._jobs:
+                    self._add_job(info.train_id, info.update_time)
+        self.brief_status = BriefStatus.LOADED
+
+    def _job_time(self, info: SummaryDirInfo) -> float:
+        job = self._jobs.get(info.train_id)
+        return max(info.update_time, job.latest_update_time if job else 0.0)
+
+    def _add_job(self, train_id: str, update_time: float) -> CachedJob:
+        while len(self._jobs) >= self.capacity:
+            victim = min(self._jobs, key=lambda t: self._jobs[t].latest_update_time)
+            del self._jobs[victim]
+        job = CachedJob(JobLoader(self._briefs[train_id].path), update_time)
+        self._jobs[train_id] = job
+        return job
+
+    # -- loading ----------------------------------------------------------------------
+
+    def load_pass(self) -> None:
+        """Load new bytes of every cached job, one chunk per job per turn, until all are done."""
+        with self._lock:
+            pending = list(self._jobs.items())
+        visited = {train_id for train_id, _ in pending}
+        while pending and not self._stop.is_set():
+            still = []
+            for train_id, job in pending:
+                try:
+                    result = job.loader.load(self.chunk_bytes)
+                except Exception:
+                    logger.exception("loading %s failed; dropping it from the cache", train_id)
+                    with self._lock:
+                        self._jobs.pop(train_id, None)
+                    continue
+                if result.done:
+                    job.status = CacheStatus.CACHED
+                else:
+                    still.append((train_id, job))
+            with self._lock:
+                # Jobs a user asked for meanwhile join this pass.
+                joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
+                visited.update(t for t, _ in joined)
+                pending = [(t, j) for t, j in still + joined if self._jobs.get(t) is j]
+
+    def load_all_now(self) -> None:
+        """Synchronously list and fully load (tests and tools)."""
+        self.refresh_briefs()
+        self.load_pass()
+
+    # -- queries ----------------------------------------------------------------------
+
+    def briefs(self) -> list[SummaryDirInfo]:
+        """Every listed job, newest update first."""
+        with self._lock:
+            return [self._briefs[t] for t in self._brief_order]
+
+    def brief(self, train_id: str) -> SummaryDirInfo | None:
+        with self._lock:
+            return self._briefs.get(train_id) if is_valid_train_id(train_id) else None
+
+    def cache_status(self, train_id: str) -> CacheStatus:
+        with self._lock:
+            job = self._jobs.get(train_id)
+            return job.status if job else CacheStatus.NOT_IN_CACHE
+
+    def is_integrity(self, train_id: str) -> bool:
+        with self._lock:
+            job = self._jobs.get(train_id)
+        return job.loader.is_integrity if job else True
+
+    def job_data(self, train_id: str) -> JobData | None:
+        """Data of a cached job (possibly still loading), or None when not cached."""
+        with self._lock:
+            job = self._jobs.get(train_id)
+        return job.loader.data if job else None
+
+    def cache_train_job(self, train_id: str) -> CacheStatus | None:
+        """Mark a job as just used, adding it to the detail cache; return its previous status.
+
+        None when the job does not exist. A job without loadable files is not cached.
+        """
+        with self._lock:
+            info = self.brief(train_id)
+            if info is None:
+                return None
+            job = self._jobs.get(train_id)
+            previous = job.status if job else CacheStatus.NOT_IN_CACHE
+            if not info.has_loadable_files:
+                return previous
+            if job is None:
+                job = self._add_job(train_id, time.time())
+            job.latest_update_time = time.time()
+        self._wake.set()
+        return previous

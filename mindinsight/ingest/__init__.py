@@ -1,0 +1,1 @@
+"""Ingest: discovery of train jobs, incremental loading, per-plugin containers."""

@@ -1,0 +1,1 @@
+"""Services: pure functions of cached data and a query (no HTTP, no Flask)."""

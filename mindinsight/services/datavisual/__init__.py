@@ -1,0 +1,1 @@
+"""Datavisual processors: train jobs, tags and per-plugin data."""

@@ -1,0 +1,90 @@
+"""Train-job listing, plugin tags and detail-cache requests."""
+import os
+import time
+
+from mindinsight.cache.data_manager import CacheStatus, DataManager
+from mindinsight.conf.plugins import PluginName
+from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
+from mindinsight.ingest.discovery import SummaryDirInfo
+
+
+def format_time(timestamp: float) -> str:
+    """Local time as ``YYYY-MM-DD HH:MM:SS`` (the original's format)."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp))
+
+
+def empty_plugins() -> dict:
+    return {name: [] for name in PluginName.names()}
+
+
+def job_plugins(manager: DataManager, train_id: str) -> dict:
+    """Tags per plugin of a cached job; every list empty when it is not cached."""
+    data = manager.job_data(train_id)
+    return data.all_tags() if data is not None else empty_plugins()
+
+
+def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
+    return {
+        "train_id": info.train_id,
+        "relative_path": info.train_id,
+        "create_time": format_time(info.create_time),
+        "update_time": format_time(info.update_time),
+        "profiler_dir": None,
+        "profiler_type": "",
+        "cache_status": manager.cache_status(info.train_id).value,
+        "summary_files": info.summary_files,
+        "graph_files": info.graph_files,
+        "lineage_files": info.lineage_files,
+        "dump_dir": None,
+        "is_integrity": manager.is_integrity(info.train_id),
+        "plugins": job_plugins(manager, info.train_id),
+    }
+
+
+def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str | None = None) -> dict:
+    """One page of train jobs (``offset`` is a page index), newest update first."""
+    if train_id is not None:
+        info = manager.brief(train_id)
+        infos = [info] if info else []
+    else:
+        infos = manager.briefs()
+    start = offset * limit
+    page = infos[start:start + limit] if start < len(infos) else []
+    return {
+        "name": os.path.basename(manager.summary_base_dir.rstrip(os.sep)) or manager.summary_base_dir,
+        "total": len(infos),
+        "load_status": manager.brief_status.value,
+        "train_jobs": [_train_job_item(manager, info) for info in page],
+    }
+
+
+def plugins(manager: DataManager, train_id: str, manual_update: bool) -> dict:
+    """Tags per plugin; ``manual_update`` puts the job into the detail cache first."""
+    if manager.brief(train_id) is None:
+        raise TrainJobNotExistError("Can not find the train job in data manager.")
+    if manual_update:
+        manager.cache_train_job(train_id)
+    return {"plugins": job_plugins(manager, train_id)}
+
+
+def single_job(manager: DataManager, train_id: str, plugin_name: str) -> dict:
+    """Tags of one plugin of a cached job."""
+    if not PluginName.is_valid(plugin_name):
+        raise PluginNotAvailableError(f"'plugin_name' only can be one of {PluginName.names()}")
+    data = manager.job_data(train_id)
+    if data is None:
+        raise TrainJobNotExistError("Can not find the given train job in cache.")
+    return {"train_jobs": [{"id": train_id, "name": train_id, "tags": data.tags(PluginName(plugin_name))}]}
+
+
+def cache_train_jobs(manager: DataManager, train_ids: list[str]) -> dict:
+    """Put jobs into the detail cache; report each known job's status before the request."""
+    results = []
+    for train_id in train_ids:
+        previous = manager.cache_train_job(train_id)
+        if previous is not None:
+            results.append({"train_id": train_id, "cache_status": previous.value})
+    return {"cache_result": results}
+
+
+__all__ = ["CacheStatus", "list_train_jobs", "plugins", "single_job", "cache_train_jobs"]
