@@ -47,9 +47,13 @@ class Reservoir:
         bounds = [0, *breaks.tolist(), steps.size]
         for start, stop in zip(bounds[:-1], bounds[1:]):
             run = {name: array[start:stop] for name, array in columns.items()}
-            if self._latest["step"].size and run["step"][0] <= self._latest["step"][0]:
+            # Samples at or below the kept latest step (a restart) purge one at a time.
+            while run["step"].size and self._latest["step"].size and run["step"][0] <= self._latest["step"][0]:
                 self._purge(int(run["step"][0]), int(run["file_ts"][0]))
-            self._append_run(run)
+                self._append_run({name: array[:1] for name, array in run.items()})
+                run = {name: array[1:] for name, array in run.items()}
+            if run["step"].size:
+                self._append_run(run)
 
     def _append_run(self, run: dict) -> None:
         latest = self._latest
