@@ -45,6 +45,15 @@ MAX_TRAIN_JOBS_PAGE_LIMIT = 999
 MAX_PARAM_LENGTH = 4096              # longest query value accepted (train_id, tag, ...)
 
 
+# -- server process -------------------------------------------------------------------------
+APP_LOG_MAX_BYTES = 50 * 1024 * 1024    # application log rotates at 50 MB ...
+APP_LOG_BACKUP_COUNT = 30               # ... keeping 30 files, as the original
+MAX_RELOAD_INTERVAL = 300               # seconds; --reload-interval is 0..300
+START_TIMEOUT_SECONDS = 30              # `mindinsight start` gives up waiting after this
+STOP_GRACE_SECONDS = 5                  # `mindinsight stop` waits this long before SIGKILL
+
+
 def steps_per_tag(plugin: PluginName) -> int:
     """Reservoir capacity for one tag of ``plugin``."""
     return STEPS_PER_TAG.get(plugin, DEFAULT_STEPS_PER_TAG)
+

@@ -1,0 +1,55 @@
+"""gunicorn settings for ``mindinsight start`` (passed with ``-c``).
+
+One worker process, many threads: every piece of state (the brief list, the detail cache of
+loaded train jobs, the reload thread) lives in the memory of that one process. Several
+workers would each load the same logs, multiply memory, and answer inconsistently (a job
+cached in one worker would be "not in cache" in another). Requests are short reads of
+in-memory data under per-job locks, so threads give the concurrency we need; the heavy
+numeric work runs in numpy and the C protobuf/CRC libraries, which release the GIL often.
+"""
+import logging
+import multiprocessing
+import os
+from logging.handlers import RotatingFileHandler
+
+import gunicorn.http.wsgi
+
+from mindinsight.conf import limits
+from mindinsight.conf.settings import Settings
+
+# The original answers with "Server: unknown"; do not advertise the server's version.
+gunicorn.http.wsgi.SERVER = "unknown"
+
+worker_class = "gthread"
+workers = 1
+threads = min(30, multiprocessing.cpu_count() * 2 + 1)
+worker_connections = 1000
+timeout = 30
+graceful_timeout = 30
+keepalive = 5
+# The app is built in the worker, never in the master: the loader thread must run in the
+# process that serves requests.
+preload_app = False
+# Long enough that an over-long query parameter reaches the app and gets our JSON error
+# instead of gunicorn's HTML 400 (MAX_PARAM_LENGTH is enforced by the app).
+limit_request_line = 2 * limits.MAX_PARAM_LENGTH
+limit_request_field_size = 8190
+# gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several
+# servers on different ports would fight over it, and nothing of ours uses it.
+control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Send the app's own log records to a rotating file beside gunicorn's logs."""
+    settings = Settings.from_env()
+    log_dir = os.path.join(settings.workspace, "log", "app")
+    os.makedirs(log_dir, mode=0o700, exist_ok=True)
+    handler = RotatingFileHandler(
+        os.path.join(log_dir, f"mindinsight.{settings.port}.log"),
+        maxBytes=limits.APP_LOG_MAX_BYTES, backupCount=limits.APP_LOG_BACKUP_COUNT,
+    )
+    handler.setFormatter(logging.Formatter("[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"))
+    app_logger = logging.getLogger("mindinsight")
+    app_logger.setLevel(logging.INFO)
+    app_logger.addHandler(handler)
+    worker.log.info("Server pid: %d, start to listening.", worker.pid)

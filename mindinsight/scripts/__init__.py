@@ -1,0 +1,1 @@
+"""The server-control commands behind ``mindinsight start`` and ``mindinsight stop``."""

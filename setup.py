@@ -1,0 +1,43 @@
+"""Build hook: compile the Vue app into ``mindinsight/ui/dist`` before packaging.
+
+Metadata lives in pyproject.toml. ``pip install .`` runs ``npm ci`` and ``npm run build`` in
+``ui/`` so the installed package serves the UI without Node. Set
+``MINDINSIGHT_SKIP_UI_BUILD=1`` to package an already built ``mindinsight/ui/dist`` as is.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+UI_DIR = ROOT / "ui"
+DIST_INDEX = ROOT / "mindinsight" / "ui" / "dist" / "index.html"
+
+
+def build_ui() -> None:
+    """Install the locked npm dependencies and build the app into mindinsight/ui/dist."""
+    if os.environ.get("MINDINSIGHT_SKIP_UI_BUILD") == "1":
+        if not DIST_INDEX.is_file():
+            raise RuntimeError("MINDINSIGHT_SKIP_UI_BUILD=1 but mindinsight/ui/dist is not built")
+        return
+    if not (UI_DIR / "package.json").is_file():
+        if DIST_INDEX.is_file():
+            return  # building from an sdist that already carries the built app
+        raise RuntimeError("ui/package.json is missing and no built UI is present")
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError("npm (Node.js >= 20) is needed to build the dashboard UI")
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=UI_DIR, check=True)
+    subprocess.run([npm, "run", "build"], cwd=UI_DIR, check=True)
+
+
+class BuildPyWithUI(build_py):
+    def run(self):
+        build_ui()
+        super().run()
+
+
+setup(cmdclass={"build_py": BuildPyWithUI})

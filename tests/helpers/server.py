@@ -1,0 +1,70 @@
+"""Start the real server through the ``mindinsight`` CLI for system and browser tests."""
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run ``mindinsight <args>`` (as ``python -m mindinsight``) and capture its output."""
+    return subprocess.run([sys.executable, "-m", "mindinsight", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@dataclass
+class Server:
+    """A running server: its base URL (with the url path prefix) and port."""
+
+    url: str
+    port: int
+    workspace: Path
+
+    @property
+    def api(self) -> str:
+        return self.url + "/v1/mindinsight"
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return requests.get(self.api + path, timeout=30, **kwargs)
+
+    def post(self, path: str, **kwargs) -> requests.Response:
+        return requests.post(self.api + path, timeout=30, **kwargs)
+
+
+@contextlib.contextmanager
+def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = ""):
+    """``mindinsight start`` on a free port; ``mindinsight stop`` on exit."""
+    for _attempt in range(3):  # another process may grab the free port before gunicorn does
+        port = free_port()
+        args = ["start", "--summary-base-dir", str(summary_base_dir), "--workspace", str(workspace),
+                "--port", str(port), "--reload-interval", str(reload_interval)]
+        if url_path_prefix:
+            args += ["--url-path-prefix", url_path_prefix]
+        started = run_cli(*args, env={**os.environ})
+        if started.returncode == 0:
+            break
+        if "already in use" not in started.stderr:
+            raise RuntimeError(f"mindinsight start failed:\n{started.stdout}\n{started.stderr}")
+    else:
+        raise RuntimeError("no free port for mindinsight start")
+    server = Server(url=f"http://127.0.0.1:{port}{url_path_prefix.rstrip('/')}", port=port,
+                    workspace=Path(workspace))
+    try:
+        yield server
+    finally:
+        stopped = run_cli("stop", "--port", str(port), "--workspace", str(workspace))
+        if stopped.returncode != 0:
+            raise RuntimeError(f"mindinsight stop failed:\n{stopped.stdout}\n{stopped.stderr}")
