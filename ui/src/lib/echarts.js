@@ -1,0 +1,53 @@
+// ECharts with only the parts the UI draws (keeps the bundle small), plus the light/dark themes.
+import * as echarts from 'echarts/core'
+import { LineChart } from 'echarts/charts'
+import { DataZoomComponent, GridComponent, ToolboxComponent, TooltipComponent } from 'echarts/components'
+import { CanvasRenderer } from 'echarts/renderers'
+
+echarts.use([LineChart, GridComponent, TooltipComponent, ToolboxComponent, DataZoomComponent, CanvasRenderer])
+
+export const ACCENT = '#00a5a7'
+
+function themeOf({ text, subtle, axis, split, tooltipBg, tooltipBorder, tooltipText, accent }) {
+  const axisStyle = {
+    axisLine: { show: true, lineStyle: { color: axis } },
+    axisTick: { show: false },
+    axisLabel: { color: subtle },
+    splitLine: { show: true, lineStyle: { color: split } },
+    nameTextStyle: { color: subtle },
+  }
+  return {
+    color: [accent, '#6c92fa', '#e6a23c', '#f56c6c', '#9b59b6'],
+    backgroundColor: 'transparent',
+    textStyle: { color: text },
+    valueAxis: axisStyle,
+    categoryAxis: axisStyle,
+    timeAxis: axisStyle,
+    tooltip: {
+      backgroundColor: tooltipBg,
+      borderColor: tooltipBorder,
+      textStyle: { color: tooltipText },
+    },
+    toolbox: { iconStyle: { borderColor: subtle }, emphasis: { iconStyle: { borderColor: accent } } },
+    line: { symbol: 'circle', symbolSize: 4, lineStyle: { width: 1.5 } },
+  }
+}
+
+export const CHART_THEMES = {
+  light: themeOf({
+    text: '#303133', subtle: '#909399', axis: '#c0c4cc', split: '#ebeef5',
+    tooltipBg: 'rgba(255,255,255,0.96)', tooltipBorder: '#dcdfe6', tooltipText: '#303133', accent: ACCENT,
+  }),
+  dark: themeOf({
+    text: '#d0d3d9', subtle: '#a0a6b0', axis: '#5b6069', split: '#3a3d42',
+    tooltipBg: 'rgba(40,42,46,0.96)', tooltipBorder: '#4c4f55', tooltipText: '#e5e7eb', accent: '#1fc6c8',
+  }),
+}
+
+for (const [name, theme] of Object.entries(CHART_THEMES)) echarts.registerTheme(`mindinsight-${name}`, theme)
+
+export function chartThemeName(theme) {
+  return `mindinsight-${theme === 'dark' ? 'dark' : 'light'}`
+}
+
+export { echarts }

@@ -1,0 +1,20 @@
+import { createApp } from 'vue'
+import { createPinia } from 'pinia'
+import App from './App.vue'
+import { createAppRouter } from './router/index.js'
+import { createAppI18n } from './locales/index.js'
+import { detectLocale } from './lib/preferences.js'
+import { useAppStore } from './stores/app.js'
+import element from './plugins/element.js'
+import './styles/theme.css'
+
+const locale = detectLocale(window.localStorage, navigator.languages?.length ? navigator.languages : [navigator.language])
+
+const app = createApp(App)
+const pinia = createPinia()
+app.use(pinia)
+useAppStore(pinia).setLocale(locale, { persist: false })
+app.use(createAppI18n(locale))
+app.use(createAppRouter())
+app.use(element)
+app.mount('#app')

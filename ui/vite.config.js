@@ -1,0 +1,30 @@
+import { defineConfig } from 'vite'
+import vue from '@vitejs/plugin-vue'
+
+// The built app is served by the Python server from mindinsight/ui/dist, possibly under a
+// --url-path-prefix, so every URL in the bundle is relative ('./static/...') and routing is by hash.
+export default defineConfig({
+  base: './',
+  plugins: [vue()],
+  define: {
+    __VUE_I18N_FULL_INSTALL__: true,
+    __VUE_I18N_LEGACY_API__: false,
+    __INTLIFY_PROD_DEVTOOLS__: false,
+  },
+  build: {
+    outDir: '../mindinsight/ui/dist',
+    emptyOutDir: true,
+    assetsDir: 'static',
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    // `npm run dev` talks to a locally running `mindinsight start` (default port 8080).
+    proxy: {
+      '/v1': { target: process.env.MINDINSIGHT_DEV_SERVER || 'http://127.0.0.1:8080', changeOrigin: true },
+    },
+  },
+  test: {
+    environment: 'node',
+    include: ['tests/unit/**/*.test.js'],
+  },
+})
