@@ -1,19 +1,9 @@
 """Shared fixtures of the unit tests: real MindSpore logs copied into a temp dir."""
-import shutil
-import stat
 from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "mindspore-2.10"
-
-
-def copy_job(name: str, dest: Path) -> Path:
-    """Copy fixture job ``name`` (e.g. ``b_summary_ops`` or ``c_multi_runs/run1...``) to ``dest``."""
-    shutil.copytree(FIXTURES / name, dest)
-    for path in dest.rglob("*"):
-        path.chmod(path.stat().st_mode | stat.S_IWUSR)
-    return dest
+from tests.helpers.fixtures import FIXTURES, copy_job  # noqa: F401  (re-exported for the unit tests)
 
 
 @pytest.fixture
