@@ -1,10 +1,10 @@
 // ECharts with only the parts the UI draws (keeps the bundle small), plus the light/dark themes.
 import * as echarts from 'echarts/core'
 import { LineChart } from 'echarts/charts'
-import { DataZoomComponent, GridComponent, ToolboxComponent, TooltipComponent } from 'echarts/components'
+import { GridComponent, ToolboxComponent, TooltipComponent } from 'echarts/components'
 import { CanvasRenderer } from 'echarts/renderers'
 
-echarts.use([LineChart, GridComponent, TooltipComponent, ToolboxComponent, DataZoomComponent, CanvasRenderer])
+echarts.use([LineChart, GridComponent, TooltipComponent, ToolboxComponent, CanvasRenderer])
 
 export const ACCENT = '#00a5a7'
 
