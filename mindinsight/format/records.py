@@ -4,10 +4,20 @@
 of a file from a saved offset, returns every complete record in it, leaves a partial record
 at the end of a growing file for the next call, and skips (and reports) records whose CRC
 does not match, resynchronising on the next valid header.
+
+Records are framed in bulk: one pass over the chunk walks the lengths (a header seen before
+is not checked again: equal 12 header bytes have an equal, already verified CRC), then the
+payload CRCs are computed with the C CRC-32C and compared with numpy. The result keeps the
+chunk as one ``bytes`` object plus payload offsets and lengths (``Segment``), so a decoder can
+work on many records at once; ``payloads`` materialises them one by one when asked.
 """
 import os
 import struct
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import google_crc32c
+import numpy as np
 
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES, READ_CHUNK_BYTES
 from mindinsight.format.crc import masked_crc32c
@@ -16,6 +26,9 @@ HEADER_BYTES = 12   # u64 length + u32 masked crc of the length
 FOOTER_BYTES = 4    # u32 masked crc of the payload
 _HEADER = struct.Struct("<QI")
 _FOOTER = struct.Struct("<I")
+_HEADER_CACHE_SIZE = 4096   # distinct valid headers remembered per reader
+_MASK_DELTA = 0xA282EAD8     # as in format.crc
+_MIN_RUN = 8                 # consecutive equal headers worth a numpy probe
 
 
 def frame(payload: bytes) -> bytes:
@@ -25,25 +38,54 @@ def frame(payload: bytes) -> bytes:
                      struct.pack("<I", masked_crc32c(payload))))
 
 
+class Segment(NamedTuple):
+    """CRC-valid records inside one buffer: ``buffer[offsets[i]:offsets[i] + lengths[i]]``."""
+
+    buffer: bytes
+    offsets: np.ndarray   # int64 payload start offsets, in file order
+    lengths: np.ndarray   # int64 payload lengths
+
+    def payloads(self) -> list:
+        buffer = self.buffer
+        return [buffer[start:start + length]
+                for start, length in zip(self.offsets.tolist(), self.lengths.tolist())]
+
+
 @dataclass
 class ReadBatch:
     """What one ``RecordReader.read`` call found."""
 
-    payloads: list = field(default_factory=list)   # complete, CRC-valid payloads (bytes)
+    segments: list = field(default_factory=list)    # Segment objects, in file order
     corrupt: int = 0                                # records skipped for a bad CRC or length
     skipped_bytes: int = 0                          # bytes passed over while resynchronising
     partial_tail: bool = False                      # an incomplete record waits at the end
     end_of_data: bool = True                        # nothing more to read right now
 
+    @property
+    def count(self) -> int:
+        """Number of complete, CRC-valid records."""
+        return sum(len(segment.offsets) for segment in self.segments)
 
-def _header_ok(buf, pos: int) -> int | None:
-    """Payload length of a valid record header at ``pos``, or None."""
-    length, length_crc = _HEADER.unpack_from(buf, pos)
-    if length == 0 or length > MAX_EVENT_PAYLOAD_BYTES:
-        return None
-    if masked_crc32c(buf[pos:pos + 8]) != length_crc:
-        return None
-    return length
+    @property
+    def payloads(self) -> list:
+        """The valid payloads as separate ``bytes`` objects, in file order."""
+        return [payload for segment in self.segments for payload in segment.payloads()]
+
+
+def masked_crcs(buffer: bytes, offsets, lengths) -> np.ndarray:
+    """Masked CRC-32C of every ``buffer[offset:offset + length]`` (uint32 array)."""
+    value = google_crc32c.value
+    crcs = np.array([value(buffer[start:start + length]) for start, length in zip(offsets, lengths)],
+                    dtype=np.uint32)
+    return ((crcs >> np.uint32(15)) | (crcs << np.uint32(17))) + np.uint32(_MASK_DELTA)
+
+
+def _u32_at(array: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Little-endian uint32 at each of ``positions`` of a uint8 array."""
+    out = array[positions].astype(np.uint32)
+    for shift in (1, 2, 3):
+        out |= array[positions + shift].astype(np.uint32) << np.uint32(8 * shift)
+    return out
 
 
 class RecordReader:
@@ -56,6 +98,7 @@ class RecordReader:
         self.verify_crc = verify_crc
         self.chunk_bytes = chunk_bytes
         self._in_garbage = False   # resynchronising after a damaged header
+        self._headers: dict = {}   # 12 header bytes -> payload length, for valid headers
 
     def read(self, max_bytes: int | None = None) -> ReadBatch:
         """Read complete records from ``offset`` on, consuming about ``max_bytes`` at most."""
@@ -66,7 +109,7 @@ class RecordReader:
             while self.offset < size and budget > 0:
                 stream.seek(self.offset)
                 want = min(budget, size - self.offset)
-                buf = memoryview(stream.read(max(want, HEADER_BYTES)))
+                buf = stream.read(max(want, HEADER_BYTES))
                 consumed = self._parse(buf, batch, stream)
                 if consumed == 0:
                     break
@@ -75,58 +118,93 @@ class RecordReader:
             batch.end_of_data = self.offset >= size or batch.partial_tail
         return batch
 
-    def _parse(self, buf: memoryview, batch: ReadBatch, stream) -> int:
+    def _parse(self, buf: bytes, batch: ReadBatch, stream) -> int:
         """Parse records from ``buf`` (file bytes at ``self.offset``); return bytes consumed."""
         pos, end = 0, len(buf)
+        runs = []                   # (first payload offset, count, record size, payload length)
+        headers = self._headers
+        array = np.frombuffer(buf, dtype=np.uint8)
+        probe_after = 0             # records to walk one by one before probing for a run again
         while end - pos >= HEADER_BYTES:
-            length = self._length_at(buf, pos)
+            header = buf[pos:pos + HEADER_BYTES]
+            length = headers.get(header)
             if length is None:
-                if not self._in_garbage:
-                    batch.corrupt += 1
-                    self._in_garbage = True
-                skip = self._resync(buf, pos)
-                batch.skipped_bytes += skip
-                pos += skip
-                continue
+                length = self._length_at(buf, pos)
+                if length is None:
+                    if not self._in_garbage:
+                        batch.corrupt += 1
+                        self._in_garbage = True
+                    skip = self._resync(buf, pos)
+                    batch.skipped_bytes += skip
+                    pos += skip
+                    continue
+                if len(headers) < _HEADER_CACHE_SIZE:
+                    headers[header] = length
             self._in_garbage = False
-            record_end = pos + HEADER_BYTES + length + FOOTER_BYTES
-            if record_end > end:
+            size = HEADER_BYTES + length + FOOTER_BYTES
+            if pos + size > end:
                 if pos > 0:
-                    return pos   # let the next chunk start at this record
+                    break    # let the next chunk start at this record
                 return self._read_large_record(length, batch, stream)
-            payload = buf[pos + HEADER_BYTES:pos + HEADER_BYTES + length]
-            (payload_crc,) = _FOOTER.unpack_from(buf, record_end - FOOTER_BYTES)
-            if self.verify_crc and masked_crc32c(payload) != payload_crc:
-                batch.corrupt += 1
+            count = 1
+            fit = (end - pos) // size
+            if probe_after <= 0 and fit >= _MIN_RUN:
+                # Consecutive records with this very header (same length, same verified CRC).
+                heads = np.lib.stride_tricks.as_strided(array[pos:], shape=(fit, HEADER_BYTES), strides=(size, 1))
+                same = (heads == heads[0]).all(axis=1)
+                count = fit if same.all() else int(np.argmin(same))
+                if count < _MIN_RUN:
+                    probe_after = _MIN_RUN * 4
             else:
-                batch.payloads.append(payload.tobytes())
-            pos = record_end
+                probe_after -= 1
+            runs.append((pos + HEADER_BYTES, count, size, length))
+            pos += count * size
+        if runs:
+            self._add_segment(buf, runs, batch)
         if pos == 0:
             batch.partial_tail = True
         return pos
 
+    def _add_segment(self, buf: bytes, runs: list, batch: ReadBatch) -> None:
+        if len(runs) == 1 and runs[0][1] == 1:
+            offsets = np.array([runs[0][0]], dtype=np.int64)
+            sizes = np.array([runs[0][3]], dtype=np.int64)
+        else:
+            table = np.array(runs, dtype=np.int64).reshape(-1, 4)
+            counts = table[:, 1]
+            sizes = np.repeat(table[:, 3], counts)
+            first = np.repeat(table[:, 0], counts)
+            within = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+            offsets = first + within * np.repeat(table[:, 2], counts)
+        if self.verify_crc:
+            stored = _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)
+            valid = masked_crcs(buf, offsets.tolist(), sizes.tolist()) == stored
+            if not valid.all():
+                batch.corrupt += int(valid.size - np.count_nonzero(valid))
+                offsets, sizes = offsets[valid], sizes[valid]
+        if offsets.size:
+            batch.segments.append(Segment(buf, offsets, sizes))
+
     def _read_large_record(self, length: int, batch: ReadBatch, stream) -> int:
         """A record longer than the chunk: read exactly it, or report a partial tail."""
         stream.seek(self.offset)
-        data = memoryview(stream.read(HEADER_BYTES + length + FOOTER_BYTES))
+        data = stream.read(HEADER_BYTES + length + FOOTER_BYTES)
         if len(data) < HEADER_BYTES + length + FOOTER_BYTES:
             batch.partial_tail = True
             return 0
-        payload = data[HEADER_BYTES:HEADER_BYTES + length]
-        (payload_crc,) = _FOOTER.unpack_from(data, HEADER_BYTES + length)
-        if self.verify_crc and masked_crc32c(payload) != payload_crc:
-            batch.corrupt += 1
-        else:
-            batch.payloads.append(payload.tobytes())
+        self._add_segment(data, [(HEADER_BYTES, 1, len(data), length)], batch)
         return len(data)
 
-    def _length_at(self, buf: memoryview, pos: int) -> int | None:
-        if self.verify_crc:
-            return _header_ok(buf, pos)
-        length = _HEADER.unpack_from(buf, pos)[0]
-        return length if 0 < length <= MAX_EVENT_PAYLOAD_BYTES else None
+    def _length_at(self, buf, pos: int) -> int | None:
+        """Payload length of a valid record header at ``pos``, or None."""
+        length, length_crc = _HEADER.unpack_from(buf, pos)
+        if length == 0 or length > MAX_EVENT_PAYLOAD_BYTES:
+            return None
+        if self.verify_crc and masked_crc32c(buf[pos:pos + 8]) != length_crc:
+            return None
+        return length
 
-    def _resync(self, buf: memoryview, pos: int) -> int:
+    def _resync(self, buf, pos: int) -> int:
         """Bytes to skip from a damaged header at ``pos`` to the next valid header in ``buf``."""
         step = 1
         while pos + step + HEADER_BYTES <= len(buf) and self._length_at(buf, pos + step) is None:

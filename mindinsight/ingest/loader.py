@@ -21,7 +21,7 @@ from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
 from mindinsight.ingest.containers import JobData
-from mindinsight.ingest.event_decoder import DecodedBatch, decode_payloads
+from mindinsight.ingest.event_decoder import DecodedBatch, as_column, decode_segments
 
 logger = logging.getLogger(__name__)
 
@@ -39,9 +39,10 @@ class LoadResult:
 class JobLoader:
     """Keeps the file offsets of one job and feeds its ``JobData``."""
 
-    def __init__(self, job_dir: str, verify_crc: bool = True):
+    def __init__(self, job_dir: str, verify_crc: bool = True, fast_path: bool = True):
         self.job_dir = job_dir
         self.verify_crc = verify_crc
+        self.fast_path = fast_path   # False: full protobuf parse of every record (same result)
         self.data = JobData()
         self.is_integrity = True
         self.corrupt_records = 0
@@ -105,12 +106,12 @@ class JobLoader:
                 result.done = True
                 return
             result.bytes_read += reader.offset - start
-            result.records += len(batch.payloads)
+            result.records += batch.count
             result.corrupt += batch.corrupt
             self.corrupt_records += batch.corrupt
             if batch.corrupt:
                 logger.warning("%s: skipped %d damaged records", path, batch.corrupt)
-            self._store(decode_payloads(batch.payloads), name)
+            self._store(decode_segments(batch.segments, self.fast_path), name)
             budget -= reader.offset - start
             if batch.partial_tail:
                 if time.time() - os.path.getmtime(path) > limits.DAMAGED_FILE_AGE_SECONDS:
@@ -127,9 +128,8 @@ class JobLoader:
 
     def _store(self, batch: DecodedBatch, file_name: str) -> None:
         file_ts = naming.summary_timestamp(file_name) or 0
-        for (plugin, tag), lists in batch.series.items():
-            columns = {name: _as_column(values) for name, values in lists.items()}
-            columns["file_ts"] = np.full(len(lists["step"]), file_ts, dtype=np.int64)
+        for (plugin, tag), columns in batch.series.items():
+            columns["file_ts"] = np.full(len(columns["step"]), file_ts, dtype=np.int64)
             self.data.add_batch(plugin, tag, columns)
         if batch.graphs:
             # Only the newest summary-file graph survives (pb graphs are unaffected).
@@ -145,7 +145,7 @@ class JobLoader:
         for plugin, name in ((PluginName.GRAPH, tag), (PluginName.OPTIMIZED_GRAPH, tag + OPTIMIZED_GRAPH_SUFFIX)):
             self.data.remove_tags(plugin, keep=lambda t, n=name: t != n)
             self.data.add_batch(plugin, name, {
-                "step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": _as_column([graph])})
+                "step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": as_column([graph])})
 
     def _load_pb_graphs(self, names) -> None:
         pbs = [n for n in names if naming.is_graph_pb_file(n)]
@@ -180,12 +180,3 @@ class JobLoader:
             return
         self._lineage_sizes = sizes
         self.data.lineage = lineage.parse_lineage_files([os.path.join(self.job_dir, n) for n in sizes])
-
-
-def _as_column(values: list) -> np.ndarray:
-    """A list of numbers, or of objects (kept as an object array, never broadcast)."""
-    if values and not isinstance(values[0], (int, float, np.number)):
-        column = np.empty(len(values), dtype=object)
-        column[:] = values
-        return column
-    return np.asarray(values)
