@@ -1,0 +1,202 @@
+"""The UI foundation in a real browser: summary list, training dashboard scalar charts, tag
+selection in the URL, language and theme switches, refresh, and a URL path prefix."""
+import shutil
+import time
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import make_base
+from tests.helpers.fixtures import FIXTURES, MULTI_RUNS
+from tests.helpers.server import running_server
+
+# The six scalar tags b_summary_ops writes (steps 1..300), in the server's (sorted) order.
+SUMMARY_OPS_TAGS = ["accuracy/scalar", "custom_loss/scalar", "fc3_out_mean/scalar", "learning_rate/scalar",
+                    "loss_op/scalar", "nan_inf_scalar/scalar"]
+JOBS = {"./b_summary_ops", "./run1", "./run2", "./run3"}
+
+TEXTS = {
+    "en-US": {"list_title": "Summary List", "nav": "Summary List", "dashboard_link": "Training Dashboard",
+              "dashboard_title": "Training Dashboard", "summary_path": "Summary path: ./b_summary_ops",
+              "scalar_section": "Training Scalar Information", "all": "All", "stored": "en-us"},
+    "zh-CN": {"list_title": "训练列表", "nav": "训练列表", "dashboard_link": "训练看板",
+              "dashboard_title": "训练看板", "summary_path": "训练日志路径：./b_summary_ops",
+              "scalar_section": "训练标量信息", "all": "全选", "stored": "zh-cn"},
+}
+
+RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
+
+
+def dashboard_url(server, train_id: str, tags=None) -> str:
+    url = f"{server.url}/#/train-manage/training-dashboard?id={quote(train_id, safe='./')}"
+    if tags is not None:
+        url += "&tags=" + quote(",".join(tags), safe="/,")
+    return url
+
+
+def rows(page):
+    return page.locator('[data-testid="summary-row"]')
+
+
+def rendered_tags(page, count: int) -> list[str]:
+    """Wait until exactly ``count`` charts exist and all have rendered; their data-tag values."""
+    expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(count)
+    expect(page.locator(RENDERED)).to_have_count(count)
+    return page.locator('[data-testid="scalar-chart"]').evaluate_all("els => els.map(e => e.dataset.tag)")
+
+
+def open_summary_list(page, server):
+    page.goto(server.url + "/")
+    expect(page).to_have_url(f"{server.url}/#/summary-manage")
+    expect(rows(page)).to_have_count(len(JOBS))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_summary_list_to_dashboard_charts(page, server, locale):
+    texts = TEXTS[locale]
+    open_summary_list(page, server)
+    if locale == "zh-CN":
+        page.get_by_test_id("lang-zh").click()
+    assert page.evaluate("localStorage.getItem('milang')") in (None, texts["stored"])
+
+    expect(page.locator("html")).to_have_attribute("lang", locale)
+    expect(page.locator("h1")).to_have_text(texts["list_title"])
+    expect(page.get_by_test_id("nav-summary-list")).to_have_text(texts["nav"])
+    train_ids = rows(page).evaluate_all("els => els.map(e => e.dataset.trainId)")
+    assert set(train_ids) == JOBS
+    # The "No." column numbers the rows, the path column shows the train id.
+    for index, train_id in enumerate(train_ids):
+        cells = rows(page).nth(index).locator("td")
+        expect(cells.nth(0)).to_have_text(str(index + 1))
+        expect(cells.nth(1)).to_have_text(train_id)
+
+    row = page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"]')
+    link = row.get_by_role("link", name=texts["dashboard_link"])
+    link.click()
+
+    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops"))
+    expect(page.get_by_test_id("dashboard-title")).to_have_text(texts["dashboard_title"])
+    expect(page.get_by_text(texts["summary_path"])).to_be_visible()
+    expect(page.get_by_role("heading", name=texts["scalar_section"])).to_be_visible()
+    assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+    expect(page.get_by_test_id("tag-select-all")).to_contain_text(texts["all"])
+
+    # nan_inf_scalar holds a NaN and an Infinity (steps 150, 151): not drawn, and said so.
+    nan_chart = page.locator('[data-testid="scalar-chart"][data-tag="nan_inf_scalar/scalar"]')
+    expect(nan_chart.get_by_test_id("non-finite-notice")).to_contain_text("2")
+    expect(page.locator('[data-testid="scalar-chart"][data-tag="accuracy/scalar"] [data-testid="non-finite-notice"]')) \
+        .to_have_count(0)
+    # Each chart drew a canvas of real size.
+    box = page.locator('[data-testid="scalar-chart"][data-tag="loss_op/scalar"] canvas').first.bounding_box()
+    assert box and box["width"] > 200 and box["height"] > 150
+
+
+def test_language_follows_browser_then_saved_choice(new_page, server):
+    page = new_page("zh-CN")  # no saved choice: navigator.language decides
+    open_summary_list(page, server)
+    expect(page.locator("h1")).to_have_text("训练列表")
+    page.get_by_test_id("lang-en").click()
+    expect(page.locator("h1")).to_have_text("Summary List")
+    page.reload()
+    expect(rows(page)).to_have_count(len(JOBS))
+    expect(page.locator("h1")).to_have_text("Summary List")  # the saved choice beats the browser language
+    assert page.evaluate("localStorage.getItem('milang')") == "en-us"
+
+
+def test_tag_subset_in_url(page, server):
+    page.goto(dashboard_url(server, "./b_summary_ops", ["loss_op/scalar", "accuracy/scalar"]))
+    # Charts follow the job's tag order, whatever the order in the URL.
+    assert rendered_tags(page, 2) == ["accuracy/scalar", "loss_op/scalar"]
+    expect(page.locator('[data-testid="tag-option"][data-tag="accuracy/scalar"] input')).to_be_checked()
+    expect(page.locator('[data-testid="tag-option"][data-tag="custom_loss/scalar"] input')).not_to_be_checked()
+
+    # Unticking a tag updates the URL; reloading that URL reproduces the view.
+    page.locator('[data-testid="tag-option"][data-tag="loss_op/scalar"]').click()
+    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops", ["accuracy/scalar"]))
+    assert rendered_tags(page, 1) == ["accuracy/scalar"]
+    page.reload()
+    assert rendered_tags(page, 1) == ["accuracy/scalar"]
+
+    # The regex filter narrows the list; "All" then selects just the matching tags.
+    page.get_by_test_id("tag-filter").fill("^(custom|learning)")
+    expect(page.get_by_test_id("tag-option")).to_have_count(2)
+    page.get_by_test_id("tag-select-all").click()
+    assert rendered_tags(page, 3) == ["accuracy/scalar", "custom_loss/scalar", "learning_rate/scalar"]
+
+    # Selecting everything drops the parameter (all tags is the default view).
+    page.get_by_test_id("tag-filter").fill("")
+    page.get_by_test_id("tag-select-all").click()
+    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops"))
+    assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+
+    # Nothing selected: no chart, a hint instead.
+    page.get_by_test_id("tag-select-all").click()
+    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops", []))
+    expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(0)
+
+
+def test_dark_theme_switch(page, server):
+    page.goto(dashboard_url(server, "./b_summary_ops"))
+    rendered_tags(page, len(SUMMARY_OPS_TAGS))
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-theme", "light")
+    body_light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+    page.get_by_test_id("theme-select").click()
+    page.locator(".el-select-dropdown__item", has_text="Dark Theme").click()
+    expect(html).to_have_attribute("data-theme", "dark")
+    assert page.evaluate("localStorage.getItem('miTheme')") == "1"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != body_light
+    # Charts are re-themed and render again.
+    expect(page.locator(RENDERED)).to_have_count(len(SUMMARY_OPS_TAGS))
+
+    page.reload()
+    expect(html).to_have_attribute("data-theme", "dark")
+    rendered_tags(page, len(SUMMARY_OPS_TAGS))
+
+
+def test_unknown_job_shows_server_error(page, server):
+    page.problems.allow_http(400, "train_id=.%2Fno_such_job")
+    page.goto(dashboard_url(server, "./no_such_job"))
+    notice = page.get_by_test_id("error-notice")
+    expect(notice).to_contain_text("Train job is not exist")
+    expect(notice).to_contain_text("50545005")
+    notice.get_by_role("link").click()
+    expect(page).to_have_url(f"{server.url}/#/summary-manage")
+
+
+def test_refresh_shows_new_jobs_and_keeps_state(new_page, tmp_path):
+    base = make_base(tmp_path / "base", with_summary_ops=False, runs=1)
+    with running_server(base, tmp_path / "workspace", reload_interval=1) as live:
+        page = new_page("en-US")
+        page.goto(live.url + "/")
+        expect(rows(page)).to_have_count(1)
+        page.get_by_test_id("auto-refresh-switch").click()  # off: only the button refreshes now
+        assert page.evaluate("localStorage.getItem('isTimeReload')") == "false"
+
+        shutil.copytree(FIXTURES / "c_multi_runs" / MULTI_RUNS[1], base / "run2")
+        deadline = time.monotonic() + 30
+        while rows(page).count() < 2:
+            assert time.monotonic() < deadline, "the new job never appeared after manual refresh"
+            page.get_by_test_id("refresh-button").click()
+            page.wait_for_timeout(500)
+        assert set(rows(page).evaluate_all("els => els.map(e => e.dataset.trainId)")) == {"./run1", "./run2"}
+
+        # Auto refresh back on: a dashboard keeps its tag selection across refreshes.
+        page.get_by_test_id("auto-refresh-switch").click()
+        page.goto(dashboard_url(live, "./run1", ["loss/auto/scalar"]))
+        assert rendered_tags(page, 1) == ["loss/auto/scalar"]
+        page.get_by_test_id("refresh-button").click()
+        page.wait_for_timeout(1000)
+        assert rendered_tags(page, 1) == ["loss/auto/scalar"]
+
+
+def test_works_under_url_path_prefix(page, built_ui, tmp_path):
+    base = make_base(tmp_path / "base", runs=1)
+    with running_server(base, tmp_path / "workspace", url_path_prefix="/mi") as prefixed:
+        assert prefixed.url.endswith("/mi")
+        page.goto(prefixed.url + "/")
+        expect(rows(page)).to_have_count(2)
+        page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"] a').click()
+        assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
