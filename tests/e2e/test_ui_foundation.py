@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import make_base
-from tests.helpers.fixtures import FIXTURES, MULTI_RUNS
+from tests.helpers.fixtures import FIXTURES, MULTI_RUNS, copy_job
 from tests.helpers.server import running_server
 
 # The six scalar tags b_summary_ops writes (steps 1..300), in the server's (sorted) order.
@@ -200,3 +200,37 @@ def test_works_under_url_path_prefix(page, built_ui, tmp_path):
         expect(rows(page)).to_have_count(2)
         page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"] a').click()
         assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+
+
+def test_summary_list_paging(page, built_ui, tmp_path):
+    base = tmp_path / "base"
+    base.mkdir()
+    for index in range(23):
+        copy_job("g_max_file_size", base / f"job_{index:02d}")
+    with running_server(base, tmp_path / "workspace") as many:
+        page.goto(many.url + "/")
+        pagination = page.locator(".el-pagination")
+        expect(pagination.locator(".el-pagination__total")).to_contain_text("23")
+        expect(rows(page)).to_have_count(20)  # default page size
+        first_page = rows(page).evaluate_all("els => els.map(e => e.dataset.trainId)")
+
+        pagination.locator("button.btn-next").click()
+        expect(rows(page)).to_have_count(3)
+        expect(rows(page).first.locator("td").first).to_have_text("21")
+        second_page = rows(page).evaluate_all("els => els.map(e => e.dataset.trainId)")
+        assert set(first_page) | set(second_page) == {f"./job_{index:02d}" for index in range(23)}
+        assert not set(first_page) & set(second_page)
+
+        pagination.locator(".el-pagination__sizes .el-select").click()
+        page.locator(".el-select-dropdown__item", has_text="10/page").click()
+        expect(rows(page)).to_have_count(10)
+        expect(rows(page).first.locator("td").first).to_have_text("1")
+        pagination.locator("button.btn-next").click()
+        pagination.locator("button.btn-next").click()
+        expect(rows(page)).to_have_count(3)
+        expect(rows(page).last.locator("td").first).to_have_text("23")
+
+        # Page and size are kept for the session.
+        page.reload()
+        expect(rows(page)).to_have_count(3)
+        expect(pagination.locator(".el-pager li.is-active")).to_have_text("3")
