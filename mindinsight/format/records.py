@@ -106,11 +106,15 @@ class RecordReader:
         batch = ReadBatch()
         size = os.path.getsize(self.path)
         with open(self.path, "rb") as stream:
+            first = True
             while self.offset < size and budget > 0:
                 stream.seek(self.offset)
                 want = min(budget, size - self.offset)
                 buf = stream.read(max(want, HEADER_BYTES))
-                consumed = self._parse(buf, batch, stream)
+                # A record larger than what is left of the budget waits for the next call,
+                # unless it is the first one (a record larger than the whole budget).
+                consumed = self._parse(buf, batch, stream, allow_large=first)
+                first = False
                 if consumed == 0:
                     break
                 self.offset += consumed
@@ -118,7 +122,7 @@ class RecordReader:
             batch.end_of_data = self.offset >= size or batch.partial_tail
         return batch
 
-    def _parse(self, buf: bytes, batch: ReadBatch, stream) -> int:
+    def _parse(self, buf: bytes, batch: ReadBatch, stream, allow_large: bool = True) -> int:
         """Parse records from ``buf`` (file bytes at ``self.offset``); return bytes consumed."""
         pos, end = 0, len(buf)
         runs = []                   # (first payload offset, count, record size, payload length)
@@ -145,6 +149,8 @@ class RecordReader:
             if pos + size > end:
                 if pos > 0:
                     break    # let the next chunk start at this record
+                if not allow_large:
+                    return 0
                 return self._read_large_record(length, batch, stream)
             count = 1
             fit = (end - pos) // size

@@ -303,13 +303,15 @@ def _template_pieces(match, pieces: dict, first_seen: dict) -> None:
     for position, tag in enumerate(template.tags):
         positions.setdefault(tag, []).append(position)
     first_record = int(match.records[0])
+    with np.errstate(invalid="ignore"):   # a signalling NaN is quieted, as the full parse does
+        as_double = match.values.astype(np.float64)
     for tag, where in positions.items():
         key = (PluginName.SCALAR, tag + _SCALAR_SUFFIX)
         if len(where) == 1:
-            values = match.values[:, where[0]].astype(np.float64)
+            values = as_double[:, where[0]]
             records, steps, wall_times = match.records, match.steps, match.wall_times
         else:   # the same tag several times in one event: values in wire order per record
-            values = match.values[:, where].astype(np.float64).reshape(-1)
+            values = as_double[:, where].reshape(-1)
             repeat = len(where)
             records, steps, wall_times = (np.repeat(column, repeat)
                                           for column in (match.records, match.steps, match.wall_times))
