@@ -24,8 +24,8 @@ export function describeNonFinite(raw) {
 
 /**
  * @param {Array<{step:number, wall_time:number, value:any}>} metadatas
- * @returns {{data: Array<[number, number|null, number]>, invalid: Array<{step:number, kind:string}>, finiteCount: number}}
- *   `data` items are [step, value or null (gap), wall_time], sorted by step.
+ * @returns {{data: Array<[number, number|null, number, string|null]>, invalid: Array<{step:number, kind:string}>, finiteCount: number}}
+ *   `data` items are [step, value or null (gap), wall_time, kind of the dropped value or null], sorted by step.
  */
 export function buildScalarSeries(metadatas) {
   const points = Array.isArray(metadatas) ? [...metadatas] : []
@@ -37,9 +37,10 @@ export function buildScalarSeries(metadatas) {
     const step = Number(point.step)
     if (!Number.isFinite(step)) continue
     const value = finiteValue(point.value)
-    if (value === null) invalid.push({ step, kind: describeNonFinite(point.value) })
+    const kind = value === null ? describeNonFinite(point.value) : null
+    if (kind) invalid.push({ step, kind })
     else finiteCount += 1
-    data.push([step, value, Number(point.wall_time)])
+    data.push([step, value, Number(point.wall_time), kind])
   }
   return { data, invalid, finiteCount }
 }

@@ -23,7 +23,9 @@ describe('scalar series builder', () => {
       { step: 5, kind: 'null' }, { step: 6, kind: 'NaN' }, { step: 7, kind: 'Infinity' },
     ])
     expect(finiteCount).toBe(3)
-    expect(data[0][2]).toBe(10)
+    expect(data[0]).toEqual([1, 0.5, 10, null])
+    expect(data[1]).toEqual([2, null, 11, 'NaN'])
+    expect(data[4]).toEqual([5, null, 14, 'null'])
   })
 
   it('sorts by step and ignores points without a numeric step', () => {
