@@ -234,3 +234,13 @@ def test_summary_list_paging(page, built_ui, tmp_path):
         page.reload()
         expect(rows(page)).to_have_count(3)
         expect(pagination.locator(".el-pager li.is-active")).to_have_text("3")
+
+        # The server keeps only 15 jobs in its detail cache: the dashboard of another one asks
+        # for it to be loaded, says it is loading, and draws the chart once it is cached.
+        jobs = many.get("/datavisual/train-jobs", params={"limit": 50}).json()["train_jobs"]
+        uncached = next(job["train_id"] for job in jobs if job["cache_status"] == "NOT_IN_CACHE")
+        page.goto(dashboard_url(many, uncached))
+        assert rendered_tags(page, 1) == ["loss/scalar"]
+        expect(page.get_by_test_id("job-loading")).to_have_count(0)
+        assert many.get("/datavisual/train-jobs", params={"train_id": uncached}).json()[
+            "train_jobs"][0]["cache_status"] == "CACHED"
