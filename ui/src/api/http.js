@@ -57,8 +57,9 @@ function toApiError(error) {
   if (body && typeof body === 'object' && (body.error_msg || body.error_code)) {
     return new ApiError(body.error_msg || '', { code: body.error_code || null, status: response.status })
   }
-  if (response) return new ApiError(`HTTP ${response.status}`, { status: response.status })
-  return new ApiError(error?.message || 'Network error', { network: true })
+  // A body that is not the API's JSON (proxy error page, 414 from the HTTP server...).
+  if (response) return new ApiError('', { status: response.status })
+  return new ApiError(error?.message || '', { network: true })
 }
 
 export async function get(url, params, options = {}) {

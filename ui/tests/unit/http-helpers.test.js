@@ -64,3 +64,16 @@ describe('request pool', () => {
     await forEachLimit([], 3, async () => { throw new Error('not called') })
   })
 })
+
+describe('error text', () => {
+  const t = (key, values) => `${key}${values ? JSON.stringify(values) : ''}`
+
+  it("prefers the server's error_msg, then network, HTTP status, generic", async () => {
+    const { describeError } = await import('../../src/lib/errors.js')
+    const { ApiError } = await import('../../src/api/http.js')
+    expect(describeError(new ApiError('Train job is not exist.', { code: '50545005', status: 400 }), t)).toBe('Train job is not exist.')
+    expect(describeError(new ApiError('socket hang up', { network: true }), t)).toBe('common.networkError')
+    expect(describeError(new ApiError('', { status: 414 }), t)).toBe('common.httpStatus{"status":414}')
+    expect(describeError({}, t)).toBe('common.requestFailed')
+  })
+})
