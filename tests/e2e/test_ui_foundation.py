@@ -194,12 +194,20 @@ def test_refresh_shows_new_jobs_and_keeps_state(new_page, tmp_path):
 
 def test_works_under_url_path_prefix(page, built_ui, tmp_path):
     base = make_base(tmp_path / "base", runs=1)
+    copy_job("f_save_graphs", base / "f_save_graphs")  # graph files only, no scalars
     with running_server(base, tmp_path / "workspace", url_path_prefix="/mi") as prefixed:
         assert prefixed.url.endswith("/mi")
         page.goto(prefixed.url + "/")
-        expect(rows(page)).to_have_count(2)
+        expect(rows(page)).to_have_count(3)
         page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"] a').click()
         assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+
+        # A job without scalars gets the empty state, in the current language.
+        page.goto(dashboard_url(prefixed, "./f_save_graphs"))
+        expect(page.get_by_test_id("no-scalar-data")).to_contain_text("No scalar data")
+        page.get_by_test_id("lang-zh").click()
+        expect(page.get_by_test_id("no-scalar-data")).to_contain_text("暂无标量数据")
+        expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(0)
 
 
 def test_summary_list_paging(page, built_ui, tmp_path):
