@@ -40,17 +40,21 @@ class CachedJob:
     latest_update_time: float
     status: CacheStatus = CacheStatus.CACHING
     wanted: threading.Event = field(default_factory=threading.Event)
+    loads: int = 0             # load calls so far (the first one reads a small chunk)
 
 
 class DataManager:
     """Owns discovery, the detail cache and the reload loop of one summary base dir."""
 
     def __init__(self, summary_base_dir: str, reload_interval: int = 3,
-                 capacity: int = limits.MAX_CACHED_TRAIN_JOBS, chunk_bytes: int = limits.READ_CHUNK_BYTES):
+                 capacity: int = limits.MAX_CACHED_TRAIN_JOBS, chunk_bytes: int = limits.READ_CHUNK_BYTES,
+                 first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES):
         self.summary_base_dir = summary_base_dir
         self.reload_interval = reload_interval
         self.capacity = capacity
         self.chunk_bytes = chunk_bytes
+        # The first read of a job is small, so every job shows data soon after start.
+        self.first_chunk_bytes = min(first_chunk_bytes, chunk_bytes)
         self.brief_status = BriefStatus.INIT
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._brief_order: list[str] = []
@@ -134,7 +138,8 @@ class DataManager:
             still = []
             for train_id, job in pending:
                 try:
-                    result = job.loader.load(self.chunk_bytes)
+                    result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
+                    job.loads += 1
                 except Exception:
                     logger.exception("loading %s failed; dropping it from the cache", train_id)
                     with self._lock:
@@ -144,6 +149,7 @@ class DataManager:
                     job.status = CacheStatus.CACHED
                 else:
                     still.append((train_id, job))
+                time.sleep(0)   # let waiting request threads take the GIL between chunks
             with self._lock:
                 # Jobs a user asked for meanwhile join this pass.
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]

@@ -38,6 +38,7 @@ MAX_GRAPH_ATTR_BYTES = 1024
 
 # Reading
 READ_CHUNK_BYTES = 4 * 1024 * 1024   # bytes read from a file per call; bounds reader memory
+FIRST_READ_CHUNK_BYTES = 256 * 1024  # first read of a newly cached job: its first data shows at once
 DAMAGED_FILE_AGE_SECONDS = 600       # a file with a partial tail this old is given up
 
 # Requests
