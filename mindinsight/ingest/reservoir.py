@@ -57,42 +57,64 @@ class Reservoir:
 
     def _append_run(self, run: dict) -> None:
         latest = self._latest
+        count = run["step"].size
         if latest["step"].size and latest["step"][0] > run["step"][-1]:
             # Only after a same-file restart: the kept latest still has the largest step.
-            stream = run
+            self._offer_to_body(self._empty_like(run), run, count)
         else:
-            stream = {name: np.concatenate((latest[name], run[name][:-1])) for name in run}
+            # The previous latest and all of the run but its last sample go to the body.
             self._latest = {name: run[name][-1:].copy() for name in run}
-        self._offer_to_body(stream)
+            self._offer_to_body(latest, run, count - 1)
 
-    def _offer_to_body(self, stream: dict) -> None:
-        count = stream["step"].size
+    def _empty_like(self, run: dict) -> dict:
+        return {name: run[name][:0] for name in run}
+
+    @staticmethod
+    def _take(head: dict, run: dict, indices: np.ndarray) -> dict:
+        """Samples ``indices`` of the stream ``head`` (0 or 1 sample) followed by ``run``."""
+        skip = head["step"].size
+        if skip == 0:
+            return {name: run[name][indices] for name in run}
+        in_run = indices - skip
+        out = {name: run[name][np.maximum(in_run, 0)] for name in run}
+        from_head = in_run < 0
+        if from_head.any():
+            for name in out:
+                out[name][from_head] = head[name][0]
+        return out
+
+    def _offer_to_body(self, head: dict, run: dict, stop: int) -> None:
+        """Offer the stream ``head`` + ``run[:stop]`` to the body, without building it."""
+        count = head["step"].size + stop
         if count == 0:
             return
         body_capacity = self.capacity - 1
         if self.capacity == 0:
-            self._body = {n: np.concatenate((self._body[n], stream[n])) for n in stream}
+            taken = self._take(head, run, np.arange(count))
+            self._body = {n: np.concatenate((self._body[n], taken[n])) for n in taken}
             self._offered_to_body += count
             return
         if body_capacity <= 0:
             self._offered_to_body += count
             return
-        t = self._offered_to_body + np.arange(count, dtype=np.int64)
         # Free slots (at the start, or after a restart purged some) are filled first.
-        free = max(body_capacity - self._body["step"].size, 0)
+        free = min(max(body_capacity - self._body["step"].size, 0), count)
         if free:
-            self._body = {n: np.concatenate((self._body[n], stream[n][:free])) for n in stream}
-        rest = np.arange(min(free, count), count)
-        if rest.size:
-            # Algorithm R: sample with index t replaces slot r = randint(0, t) if r < capacity.
-            slots = self._rng.integers(0, t[rest] + 1)
+            taken = self._take(head, run, np.arange(free))
+            self._body = {n: np.concatenate((self._body[n], taken[n])) for n in taken}
+        if free < count:
+            # Algorithm R: the sample with stream index t replaces slot r, uniform in
+            # 0..t, when r < capacity (r drawn as floor(u * (t + 1)) for a uniform u).
+            rest = np.arange(free, count, dtype=np.int64)
+            slots = (self._rng.random(rest.size) * (self._offered_to_body + 1 + rest)).astype(np.int64)
             hit = slots < body_capacity
             chosen, slots = rest[hit], slots[hit]
             if chosen.size:
                 # Later samples win a slot they share: keep the last occurrence per slot.
                 last = chosen.size - 1 - np.unique(slots[::-1], return_index=True)[1]
-                for n in stream:
-                    self._body[n][slots[last]] = stream[n][chosen[last]]
+                taken = self._take(head, run, chosen[last])
+                for n in taken:
+                    self._body[n][slots[last]] = taken[n]
         self._offered_to_body += count
 
     def _purge(self, step: int, file_ts: int) -> None:
