@@ -44,8 +44,11 @@ class Segment(NamedTuple):
     buffer: bytes
     offsets: np.ndarray   # int64 payload start offsets, in file order
     lengths: np.ndarray   # int64 payload lengths
+    copies: list | None = None   # the payloads as bytes, when the CRC check already cut them
 
     def payloads(self) -> list:
+        if self.copies is not None:
+            return self.copies
         buffer = self.buffer
         return [buffer[start:start + length]
                 for start, length in zip(self.offsets.tolist(), self.lengths.tolist())]
@@ -72,11 +75,10 @@ class ReadBatch:
         return [payload for segment in self.segments for payload in segment.payloads()]
 
 
-def masked_crcs(buffer: bytes, offsets, lengths) -> np.ndarray:
-    """Masked CRC-32C of every ``buffer[offset:offset + length]`` (uint32 array)."""
+def masked_crcs(payloads) -> np.ndarray:
+    """Masked CRC-32C of every payload (uint32 array)."""
     value = google_crc32c.value
-    crcs = np.array([value(buffer[start:start + length]) for start, length in zip(offsets, lengths)],
-                    dtype=np.uint32)
+    crcs = np.fromiter(map(value, payloads), dtype=np.uint32, count=len(payloads))
     return ((crcs >> np.uint32(15)) | (crcs << np.uint32(17))) + np.uint32(_MASK_DELTA)
 
 
@@ -182,14 +184,18 @@ class RecordReader:
             first = np.repeat(table[:, 0], counts)
             within = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
             offsets = first + within * np.repeat(table[:, 2], counts)
+        copies = None
         if self.verify_crc:
+            # The payloads are cut once: for the CRC, and kept for a decoder that wants them.
+            copies = [buf[start:start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
             stored = _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)
-            valid = masked_crcs(buf, offsets.tolist(), sizes.tolist()) == stored
+            valid = masked_crcs(copies) == stored
             if not valid.all():
                 batch.corrupt += int(valid.size - np.count_nonzero(valid))
                 offsets, sizes = offsets[valid], sizes[valid]
+                copies = [payload for payload, ok in zip(copies, valid.tolist()) if ok]
         if offsets.size:
-            batch.segments.append(Segment(buf, offsets, sizes))
+            batch.segments.append(Segment(buf, offsets, sizes, copies))
 
     def _read_large_record(self, length: int, batch: ReadBatch, stream) -> int:
         """A record longer than the chunk: read exactly it, or report a partial tail."""

@@ -261,7 +261,7 @@ def decode_segments(segments, fast: bool = True) -> DecodedBatch:
 
 
 def _decode_segment(segment) -> DecodedBatch:
-    buffer, offsets, lengths = segment
+    buffer, offsets, lengths = segment.buffer, segment.offsets, segment.lengths
     matches, handled = fast_scalars.match_segment(buffer, offsets, lengths)
     if not matches:
         return decode_payloads(segment.payloads()).finish()
@@ -273,8 +273,12 @@ def _decode_segment(segment) -> DecodedBatch:
         _template_pieces(match, pieces, first_seen)
     rest = np.flatnonzero(~handled)
     if rest.size:
-        payloads = [buffer[start:start + size]
-                    for start, size in zip(offsets[rest].tolist(), lengths[rest].tolist())]
+        if segment.copies is not None:
+            copies = segment.copies
+            payloads = [copies[index] for index in rest.tolist()]
+        else:
+            payloads = [buffer[start:start + size]
+                        for start, size in zip(offsets[rest].tolist(), lengths[rest].tolist())]
         slow_seen: dict = {}
         _decode(payloads, batch, rest.tolist(), slow_seen)
         if batch.undecodable:
