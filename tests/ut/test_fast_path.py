@@ -127,7 +127,7 @@ def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
     tags = [f"train/tag_{index:02d}" for index in range(20)]
     special = [float("nan"), float("inf"), float("-inf"), -0.0, 3.4e38, 1e-45]
     events = []
-    for step in range(1, 20_001):
+    for step in range(1, 5_001):
         row = rng.standard_normal(len(tags)).astype(np.float32).tolist()
         if step % 97 == 0:
             row[step % len(tags)] = special[step % len(special)]
@@ -135,14 +135,14 @@ def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
     path = tmp_path / "events.summary.100"
     write_events(path, events)
     # a NaN with a payload and a signalling NaN, raw
-    raw = scalar_event(20_001, dict(zip(tags, [0.0] * len(tags)))).SerializeToString()
+    raw = scalar_event(5_001, dict(zip(tags, [0.0] * len(tags)))).SerializeToString()
     for bits in (0x7FC12345, 0x7F812345, 0xFFC00001):
         raw = raw.replace(struct.pack("<f", 0.0), struct.pack("<I", bits), 1)
     write_events(path, [raw] * 5)
-    assert assert_same_batches(path, chunk=256 * 1024) >= 19_990
-    assert_same_jobs(load_fully(tmp_path, True, 256 * 1024), load_fully(tmp_path, False, 256 * 1024))
+    assert assert_same_batches(path, chunk=64 * 1024) >= 4_990
+    assert_same_jobs(load_fully(tmp_path, True, 64 * 1024), load_fully(tmp_path, False, 64 * 1024))
     samples = load_fully(tmp_path, True, 1 << 20).data.samples(PluginName.SCALAR, "train/tag_00/scalar")
-    assert len(samples["step"]) == 1000 and samples["step"][-1] == 20_001
+    assert len(samples["step"]) == 1000 and samples["step"][-1] == 5_001
 
 
 @pytest.mark.parametrize("steps", [[126, 127, 128, 129], [16_382, 16_383, 16_384, 16_385],
