@@ -36,6 +36,7 @@ _PAYLOAD_NAMES = {
 _FIELDS = {name: (plugin, "/" + plugin.value, ("step", "wall_time", *_PAYLOAD_NAMES[plugin]))
            for name, plugin in VALUE_FIELD_PLUGINS.items()}
 _SCALAR_SUFFIX = "/" + PluginName.SCALAR.value
+_SCALAR, _IMAGE, _HISTOGRAM = PluginName.SCALAR, PluginName.IMAGE, PluginName.HISTOGRAM
 
 
 class HistogramSample:
@@ -178,6 +179,7 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
     event = summary_pb.Event()
     series = batch.series
     fields = _FIELDS
+    max_buckets = limits.MAX_HISTOGRAM_INPUT_BUCKETS
     for index, payload in enumerate(payloads):
         try:
             event.ParseFromString(payload)
@@ -197,20 +199,10 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             if info is None:
                 continue
             plugin, suffix, names = info
-            if plugin is PluginName.SCALAR:
-                payload_values = (value.scalar_value,)
-            elif plugin is PluginName.IMAGE:
-                image = value.image
-                payload_values = (image.width, image.height, image.encoded_image)
-            elif plugin is PluginName.HISTOGRAM:
+            if plugin is _HISTOGRAM:
                 histogram = value.histogram
-                if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
+                if len(histogram.buckets) > max_buckets:
                     continue
-                payload_values = (HistogramSample.from_serialized(histogram.SerializeToString()),)
-            elif plugin is PluginName.TENSOR:
-                payload_values = (tensor_sample(_detached(summary_pb.Summary.Value, value).tensor),)
-            else:
-                payload_values = (_detached(summary_pb.Summary.Value, value).loss_landscape,)
             key = (plugin, value.tag + suffix)
             lists = series.get(key)
             if lists is None:
@@ -220,10 +212,21 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
                     first_seen[key] = (record, position)
             lists["step"].append(step)
             lists["wall_time"].append(wall_time)
-            for name, item in zip(names[2:], payload_values):
-                lists[name].append(item)
             if records is not None:
                 lists["_record"].append(record)
+            if plugin is _SCALAR:
+                lists["value"].append(value.scalar_value)
+            elif plugin is _IMAGE:
+                image = value.image
+                lists["width"].append(image.width)
+                lists["height"].append(image.height)
+                lists["image"].append(image.encoded_image)
+            elif plugin is _HISTOGRAM:
+                lists["histogram"].append(HistogramSample.from_serialized(histogram.SerializeToString()))
+            elif plugin is PluginName.TENSOR:
+                lists["tensor"].append(tensor_sample(_detached(summary_pb.Summary.Value, value).tensor))
+            else:
+                lists["landscape"].append(_detached(summary_pb.Summary.Value, value).loss_landscape)
 
 
 def _detached(message_type, message):
