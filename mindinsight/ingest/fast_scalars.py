@@ -27,6 +27,7 @@ MIN_GROUP = 4          # records of one length worth a template attempt
 MAX_TEMPLATES = 4      # templates tried per length group before the rest falls back
 _STEP_MAX_BYTES = 9    # 9 varint bytes hold 63 bits: the value is a non-negative int64
 _FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES   # around each payload
+_MAX_BLOCKS = 8        # runs of one length handled in place; more are copied into one block
 
 _KEY_WALL_TIME = 0x09  # field 1, wire type 1 (fixed64)
 _KEY_STEP = 0x10       # field 2, wire type 0 (varint)
@@ -34,6 +35,30 @@ _KEY_SUMMARY = 0x2A    # field 5, wire type 2 (length-delimited)
 _KEY_VALUE = 0x0A      # Summary field 1 (LEN)
 _KEY_TAG = 0x0A        # Value field 1 (LEN)
 _KEY_SCALAR = 0x1D     # Value field 3, wire type 5 (fixed32)
+
+
+class RowBlock:
+    """``count`` records of ``length`` bytes in ``buffer``: record i starts at ``offset + i * stride``.
+
+    Fields are read through typed strided views made straight on the buffer (numpy handles
+    the unaligned addresses), so nothing is gathered byte by byte.
+    """
+
+    def __init__(self, buffer, offset: int, stride: int, count: int, length: int):
+        self.buffer, self.offset, self.stride, self.count, self.length = buffer, offset, stride, count, length
+
+    def view(self, start: int, dtype, shape=(), strides=()) -> np.ndarray:
+        """Per record, ``dtype`` items at byte ``start`` (further axes: ``shape``/``strides``)."""
+        return np.ndarray(shape=(self.count, *shape), dtype=dtype, buffer=self.buffer,
+                          offset=self.offset + start, strides=(self.stride, *strides))
+
+    def bytes(self) -> np.ndarray:
+        return self.view(0, np.uint8, (self.length,), (1,))
+
+    def subset(self, chosen: np.ndarray) -> "RowBlock":
+        """The records ``chosen``, copied into a contiguous block."""
+        rows = np.ascontiguousarray(self.bytes()[chosen])
+        return RowBlock(rows, 0, self.length, rows.shape[0], self.length)
 
 
 @dataclass
@@ -49,25 +74,40 @@ class ScalarTemplate:
     float_offsets: np.ndarray  # offset of each value's 4 float bytes
     tags: list                 # value tags in wire order
 
-    def match(self, rows: np.ndarray) -> np.ndarray:
-        """Bool per row of ``rows`` (n x length uint8): does it parse like the template?"""
-        differs = rows != self.reference
-        differs &= self.fixed
-        ok = ~differs.any(axis=1)
+    def __post_init__(self):
+        words = self.length // 8
+        self._words = words
+        self._reference64 = self.reference[:words * 8].view("<u8")
+        self._mask64 = (self.fixed[:words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
+        self._tail_reference = self.reference[words * 8:]
+        self._tail_fixed = self.fixed[words * 8:]
+
+    def match(self, block: RowBlock) -> np.ndarray:
+        """Bool per record of ``block``: does it parse exactly like the template?"""
+        words = self._words
+        if words:
+            differs = block.view(0, "<u8", (words,), (8,)) ^ self._reference64
+            differs &= self._mask64
+            ok = ~differs.any(axis=1)
+        else:
+            ok = np.ones(block.count, dtype=bool)
+        if self._tail_reference.size:
+            tail = block.view(words * 8, np.uint8, (self._tail_reference.size,), (1,))
+            ok &= ~((tail != self._tail_reference) & self._tail_fixed).any(axis=1)
         if self.step is not None:
-            varint = rows[:, self.step:self.step + self.step_bytes]
+            varint = block.view(self.step, np.uint8, (self.step_bytes,), (1,))
             ok &= varint[:, -1] < 0x80
             if self.step_bytes > 1:
                 ok &= (varint[:, :-1] >= 0x80).all(axis=1)
         return ok
 
-    def extract(self, rows: np.ndarray):
-        """``(steps int64, wall_times float64, values float32 n x tags)`` of matching rows."""
-        count = rows.shape[0]
+    def extract(self, block: RowBlock):
+        """``(steps int64, wall_times float64, values float32 records x tags)`` of a block."""
+        count = block.count
         if self.step is None:
             steps = np.zeros(count, dtype=np.int64)
         else:
-            varint = rows[:, self.step:self.step + self.step_bytes]
+            varint = block.view(self.step, np.uint8, (self.step_bytes,), (1,))
             steps = np.zeros(count, dtype=np.uint64)
             for index in range(self.step_bytes):
                 steps |= (varint[:, index] & np.uint8(0x7F)).astype(np.uint64) << np.uint64(7 * index)
@@ -75,9 +115,17 @@ class ScalarTemplate:
         if self.wall_time is None:
             wall_times = np.zeros(count, dtype=np.float64)
         else:
-            wall_times = np.ascontiguousarray(rows[:, self.wall_time:self.wall_time + 8]).view("<f8").reshape(count)
-        columns = (self.float_offsets[:, None] + np.arange(4)).reshape(-1)
-        values = np.ascontiguousarray(rows[:, columns]).view("<f4").reshape(count, len(self.tags))
+            wall_times = block.view(self.wall_time, "<f8").copy()
+        tags = len(self.tags)
+        offsets = self.float_offsets
+        spacing = int(offsets[1] - offsets[0]) if tags > 1 else 4
+        if tags == 0:
+            values = np.zeros((count, 0), dtype=np.float32)
+        elif np.all(np.diff(offsets) == spacing):
+            # Equally spaced floats (equally long tags): one strided float view.
+            values = np.ascontiguousarray(block.view(int(offsets[0]), "<f4", (tags,), (spacing,)))
+        else:
+            values = np.stack([block.view(int(offset), "<f4") for offset in offsets.tolist()], axis=1)
         return steps, wall_times, values
 
 
@@ -151,19 +199,23 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
                           np.array(floats, dtype=np.int64), tags)
 
 
-def rows_of(array: np.ndarray, offsets: np.ndarray, length: int) -> np.ndarray:
-    """Payloads at ``offsets`` (all ``length`` bytes long) of a buffer as an n x length array.
+def blocks_of(buffer, offsets: np.ndarray, length: int) -> list:
+    """Payloads at ``offsets`` (all ``length`` bytes long) of ``buffer`` as ``RowBlock`` s.
 
     Records of equal length that follow each other in the file are equally spaced in the
-    buffer, so each such run is a strided view (no copy); several runs are copied into one.
+    buffer: each such run is one block over the buffer itself. Many short runs (records of
+    other shapes in between) are copied into one contiguous block instead.
     """
     spacing = length + _FRAMING_BYTES
     breaks = np.flatnonzero(np.diff(offsets) != spacing) + 1
     bounds = [0, *breaks.tolist(), offsets.size]
-    views = [np.lib.stride_tricks.as_strided(array[int(offsets[start]):], shape=(stop - start, length),
-                                             strides=(spacing, 1), writeable=False)
-             for start, stop in zip(bounds[:-1], bounds[1:])]
-    return views[0] if len(views) == 1 else np.concatenate(views)
+    runs = list(zip(bounds[:-1], bounds[1:]))
+    if len(runs) <= _MAX_BLOCKS:
+        return [(start, RowBlock(buffer, int(offsets[start]), spacing, stop - start, length)) for start, stop in runs]
+    array = np.frombuffer(buffer, dtype=np.uint8)
+    rows = np.concatenate([RowBlock(array, int(offsets[start]), spacing, stop - start, length).bytes()
+                           for start, stop in runs])
+    return [(0, RowBlock(rows, 0, length, rows.shape[0], length))]
 
 
 @dataclass
@@ -184,7 +236,6 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
     matches = []
     if count < MIN_GROUP:
         return matches, handled
-    array = np.frombuffer(buffer, dtype=np.uint8)
     sizes, inverse, counts = np.unique(lengths, return_inverse=True, return_counts=True)
     for group, (length, members) in enumerate(zip(sizes.tolist(), counts.tolist())):
         if members < MIN_GROUP:
@@ -194,7 +245,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
         template = parse_template(buffer[start:start + length])
         if template is None:
             continue
-        rows = rows_of(array, offsets[indices], length)
+        blocks = blocks_of(buffer, offsets[indices], length)
         pending = np.ones(indices.size, dtype=bool)
         for attempt in range(MAX_TEMPLATES):
             if attempt:
@@ -203,12 +254,16 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
                 template = parse_template(buffer[start:start + length])
                 if template is None:
                     break
-            ok = template.match(rows)
-            ok &= pending
-            chosen = np.flatnonzero(ok)
-            steps, wall_times, values = template.extract(rows if chosen.size == rows.shape[0] else rows[chosen])
-            matches.append(TemplateMatch(template, indices[chosen], steps, wall_times, values))
-            pending &= ~ok
+            for first_row, block in blocks:
+                ok = template.match(block)
+                ok &= pending[first_row:first_row + block.count]
+                chosen = np.flatnonzero(ok)
+                if chosen.size == 0:
+                    continue
+                part = block if chosen.size == block.count else block.subset(chosen)
+                steps, wall_times, values = template.extract(part)
+                matches.append(TemplateMatch(template, indices[first_row + chosen], steps, wall_times, values))
+                pending[first_row + chosen] = False
             if np.count_nonzero(pending) < MIN_GROUP:
                 break
         handled[indices[~pending]] = True

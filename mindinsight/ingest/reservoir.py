@@ -104,17 +104,23 @@ class Reservoir:
             self._body = {n: np.concatenate((self._body[n], taken[n])) for n in taken}
         if free < count:
             # Algorithm R: the sample with stream index t replaces slot r, uniform in
-            # 0..t, when r < capacity (r drawn as floor(u * (t + 1)) for a uniform u).
-            rest = np.arange(free, count, dtype=np.int64)
-            slots = (self._rng.random(rest.size) * (self._offered_to_body + 1 + rest)).astype(np.int64)
-            hit = slots < body_capacity
-            chosen, slots = rest[hit], slots[hit]
-            if chosen.size:
-                # Later samples win a slot they share: keep the last occurrence per slot.
-                last = chosen.size - 1 - np.unique(slots[::-1], return_index=True)[1]
-                taken = self._take(head, run, chosen[last])
+            # 0..t, when r < capacity (r = floor(u * (t + 1)) for a uniform u).
+            first = self._offered_to_body + 1 + free
+            scaled = self._rng.random(count - free)
+            scaled *= np.arange(first, first + count - free, dtype=np.float64)
+            hits = np.flatnonzero(scaled < body_capacity)
+            if hits.size:
+                slots = scaled[hits].astype(np.int64)
+                chosen = hits + free
+                if hits.size > 1:
+                    # Later samples win a slot they share: keep the last occurrence per slot.
+                    order = np.argsort(slots, kind="stable")
+                    ordered = slots[order]
+                    last = order[np.append(ordered[1:] != ordered[:-1], True)]
+                    slots, chosen = slots[last], chosen[last]
+                taken = self._take(head, run, chosen)
                 for n in taken:
-                    self._body[n][slots[last]] = taken[n]
+                    self._body[n][slots] = taken[n]
         self._offered_to_body += count
 
     def _purge(self, step: int, file_ts: int) -> None:

@@ -86,3 +86,15 @@ def test_unlimited_capacity():
     reservoir = Reservoir(0, {"value": np.float32})
     feed(reservoir, np.arange(3000))
     assert len(reservoir) == 3000
+
+
+def test_batch_boundaries_do_not_change_what_is_kept():
+    """Every sample past the free slots draws exactly one number, so any split of the same
+    stream keeps the same samples (the fast and the full decode may batch differently)."""
+    kept = []
+    for batch in (1, 7, 997, 5000):
+        reservoir = Reservoir(50, {"value": np.float32})
+        feed(reservoir, np.arange(5000), batch=batch)
+        kept.append(reservoir.samples()["step"])
+    assert all(np.array_equal(kept[0], other) for other in kept[1:])
+    assert len(kept[0]) == 50 and kept[0][-1] == 4999
