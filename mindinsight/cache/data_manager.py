@@ -4,6 +4,10 @@ A background thread lists the base dir and loads new bytes every ``reload_interv
 seconds (0 = load once); a user opening a job wakes it at once. Loading is round-robin in
 bounded chunks over the cached jobs, so every job shows data early and a large job does
 not starve the others. Readers get a job's ``JobData`` and may read it while it loads.
+
+``generation`` counts changes of anything a query can see (the brief list, which jobs are
+cached and their status, any job's data): an answer computed at one generation stays right
+until the generation moves on, so the server may reuse it without asking again.
 """
 import logging
 import threading
@@ -63,6 +67,18 @@ class DataManager:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._generation = 0
+
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever anything a query can see has changed."""
+        return self._generation
+
+    def _changed(self) -> None:
+        # Bumped after the change is in place: an answer computed before it carries the
+        # old number and is dropped.
+        with self._lock:
+            self._generation += 1
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -98,8 +114,10 @@ class DataManager:
         """Re-list the base dir and pick the jobs to keep in the detail cache."""
         if self.brief_status is BriefStatus.INIT:
             self.brief_status = BriefStatus.LOADING
+            self._changed()
         infos = list_summary_dirs(self.summary_base_dir)
         with self._lock:
+            before = (list(self._briefs.values()), list(self._jobs), self.brief_status)
             self._briefs = {info.train_id: info for info in infos}
             self._brief_order = [info.train_id for info in infos]
             for train_id in [t for t in self._jobs if t not in self._briefs]:
@@ -113,7 +131,9 @@ class DataManager:
             for info in newest[:self.capacity]:
                 if info.train_id not in self._jobs:
                     self._add_job(info.train_id, info.update_time)
-        self.brief_status = BriefStatus.LOADED
+            self.brief_status = BriefStatus.LOADED
+            if before != (infos, list(self._jobs), self.brief_status):
+                self._changed()
 
     def _job_time(self, info: SummaryDirInfo) -> float:
         job = self._jobs.get(info.train_id)
@@ -137,6 +157,7 @@ class DataManager:
         while pending and not self._stop.is_set():
             still = []
             for train_id, job in pending:
+                before = self._visible_state(job)
                 try:
                     result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
                     job.loads += 1
@@ -144,17 +165,26 @@ class DataManager:
                     logger.exception("loading %s failed; dropping it from the cache", train_id)
                     with self._lock:
                         self._jobs.pop(train_id, None)
+                    self._changed()
                     continue
                 if result.done:
                     job.status = CacheStatus.CACHED
                 else:
                     still.append((train_id, job))
+                if self._visible_state(job) != before:
+                    self._changed()
                 time.sleep(0)   # let waiting request threads take the GIL between chunks
             with self._lock:
                 # Jobs a user asked for meanwhile join this pass.
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
                 visited.update(t for t, _ in joined)
                 pending = [(t, j) for t, j in still + joined if self._jobs.get(t) is j]
+
+    @staticmethod
+    def _visible_state(job: CachedJob) -> tuple:
+        """What queries can see of one job: its data (the object and its version) and status."""
+        data = job.loader.data
+        return data, data.version, job.loader.is_integrity, job.status
 
     def load_all_now(self) -> None:
         """Synchronously list and fully load (tests and tools)."""
@@ -203,6 +233,7 @@ class DataManager:
                 return previous
             if job is None:
                 job = self._add_job(train_id, time.time())
+                self._changed()
             job.latest_update_time = time.time()
         self._wake.set()
         return previous

@@ -30,6 +30,7 @@ class JobData:
 
     def __init__(self):
         self.lock = threading.RLock()
+        self.version = 0   # bumped by every write: readers compare it to see a change
         self._series: "OrderedDict[tuple[PluginName, str], Reservoir]" = OrderedDict()  # insertion = age
         self._evicted: "OrderedDict[tuple[PluginName, str], None]" = OrderedDict()
         self.lineage = LineageData()
@@ -42,12 +43,22 @@ class JobData:
             series = self._series.get((plugin, tag)) or self._admit(plugin, tag)
             if series is not None:
                 series.add_batch(columns)
+            self.version += 1
 
     def remove_tags(self, plugin: PluginName, keep=lambda tag: False) -> None:
         """Delete every tag of ``plugin`` for which ``keep(tag)`` is false."""
         with self.lock:
-            for key in [k for k in self._series if k[0] == plugin and not keep(k[1])]:
+            doomed = [k for k in self._series if k[0] == plugin and not keep(k[1])]
+            for key in doomed:
                 del self._series[key]
+            if doomed:
+                self.version += 1
+
+    def set_lineage(self, lineage_data: "LineageData") -> None:
+        """Replace the job's lineage records."""
+        with self.lock:
+            self.lineage = lineage_data
+            self.version += 1
 
     def _admit(self, plugin: PluginName, tag: str):
         key = (plugin, tag)

@@ -179,4 +179,4 @@ class JobLoader:
         if sizes == self._lineage_sizes:
             return
         self._lineage_sizes = sizes
-        self.data.lineage = lineage.parse_lineage_files([os.path.join(self.job_dir, n) for n in sizes])
+        self.data.set_lineage(lineage.parse_lineage_files([os.path.join(self.job_dir, n) for n in sizes]))
