@@ -26,10 +26,11 @@ import urllib.parse
 
 import psutil
 
+from mindinsight.scripts.processes import APP_TARGET
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 API = "/v1/mindinsight/datavisual"
-APP_TARGET = "mindinsight.backend.application:APP"
 SCALAR_TAG = "train/tag_00/scalar"
 HISTOGRAM_TAG = "weights/layer_00/histogram"
 

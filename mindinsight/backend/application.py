@@ -1,7 +1,8 @@
-"""Flask app factory. ``APP`` is the module-level instance gunicorn serves.
+"""App factories. ``ASGI_APP`` is the module-level instance gunicorn serves.
 
-gunicorn is pointed at ``mindinsight.backend.application:APP``; ``mindinsight stop`` finds the
-server by that string in its command line.
+gunicorn is pointed at ``mindinsight.backend.application:ASGI_APP`` (the ASGI front of
+``serving.py`` around the Flask app ``APP``); ``mindinsight stop`` finds the server by that
+string in its command line.
 """
 from flask import Flask
 
@@ -20,10 +21,20 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     return app
 
 
+def create_asgi_app(flask_app: Flask):
+    """The ASGI front serving ``flask_app`` (built by ``create_app``)."""
+    from mindinsight.backend.serving import ServingFront
+    manager = flask_app.extensions["mindinsight.data_manager"]
+    return ServingFront(flask_app, generation=lambda: manager.generation)
+
+
 def __getattr__(name):
     # Built lazily so importing this module (tests, tools) does not start a server's loaders.
+    global APP, ASGI_APP
     if name == "APP":
-        global APP
         APP = create_app()
         return APP
+    if name == "ASGI_APP":
+        ASGI_APP = create_asgi_app(__getattr__("APP") if "APP" not in globals() else APP)
+        return ASGI_APP
     raise AttributeError(name)

@@ -3,6 +3,7 @@ from flask import Blueprint, Response, jsonify, request
 from marshmallow import Schema
 
 from mindinsight.backend.params import BoolText, IntParam, Text, TextList, load_args
+from mindinsight.backend.view_marks import in_memory, reusable_answer
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
 from mindinsight.errors import ParamMissError, ParamTypeError, ParamValueError
@@ -35,22 +36,33 @@ class CompareArgs(Schema):
     tag = TextList(load_default=list)
 
 
+# Schemas hold no per-request state: build each once (construction cost more than loading).
+_TRAIN_JOBS_ARGS = TrainJobsArgs()
+_PLUGINS_ARGS = PluginsArgs()
+_SINGLE_JOB_ARGS = SingleJobArgs()
+_TAG_ARGS = TagArgs()
+_COMPARE_ARGS = CompareArgs()
+
+
 def create_blueprint(manager: DataManager) -> Blueprint:
     blueprint = Blueprint("datavisual", __name__)
 
     @blueprint.get("/train-jobs")
+    @reusable_answer
     def list_train_jobs():
-        args = load_args(TrainJobsArgs(), request.args)
+        args = load_args(_TRAIN_JOBS_ARGS, request.args)
         return jsonify(train_jobs.list_train_jobs(manager, args["offset"], args["limit"], args.get("train_id")))
 
     @blueprint.get("/plugins")
+    @in_memory   # not reusable: manual_update=true marks the job as used
     def plugins():
-        args = load_args(PluginsArgs(), request.args)
+        args = load_args(_PLUGINS_ARGS, request.args)
         return jsonify(train_jobs.plugins(manager, args["train_id"], args["manual_update"]))
 
     @blueprint.get("/single-job")
+    @reusable_answer
     def single_job():
-        args = load_args(SingleJobArgs(), request.args)
+        args = load_args(_SINGLE_JOB_ARGS, request.args)
         return jsonify(train_jobs.single_job(manager, args["train_id"], args["plugin_name"]))
 
     @blueprint.post("/train-job-caches")
@@ -66,15 +78,17 @@ def create_blueprint(manager: DataManager) -> Blueprint:
         return jsonify(train_jobs.cache_train_jobs(manager, train_ids))
 
     @blueprint.get("/scalar/metadata")
+    @reusable_answer
     def scalar_metadata():
-        args = load_args(TagArgs(), request.args)
+        args = load_args(_TAG_ARGS, request.args)
         # Served from a per-tag cache of the serialized answer: the same bytes jsonify makes.
         return Response(scalars.scalar_metadata_json(manager, args["train_id"], args["tag"]),
                         mimetype="application/json")
 
     @blueprint.get("/scalars")
+    @reusable_answer
     def scalars_comparison():
-        args = load_args(CompareArgs(), request.args, repeated=("train_id", "tag"))
+        args = load_args(_COMPARE_ARGS, request.args, repeated=("train_id", "tag"))
         return jsonify(scalars.scalars_comparison(manager, args["train_id"], args["tag"]))
 
     return blueprint

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from flask import Blueprint, jsonify, redirect, send_from_directory
 
+from mindinsight.backend.view_marks import reusable_answer
 from mindinsight.errors import RouteNotFoundError
 
 DIST_DIR = Path(__file__).resolve().parent.parent / "ui" / "dist"
@@ -27,6 +28,7 @@ def create_blueprint() -> Blueprint:
         return redirect("static/js/graphvizlib.wasm")
 
     @blueprint.route("/v1/mindinsight/ui-config")
+    @reusable_answer
     def ui_config():
         return jsonify({"enable_debugger": False})
 

@@ -1,4 +1,6 @@
 """Every limit of the product in one place (values from the original, behaviour.md section 3)."""
+import os
+
 from mindinsight.conf.plugins import PluginName
 
 # Discovery
@@ -58,3 +60,8 @@ def steps_per_tag(plugin: PluginName) -> int:
     """Reservoir capacity for one tag of ``plugin``."""
     return STEPS_PER_TAG.get(plugin, DEFAULT_STEPS_PER_TAG)
 
+
+# -- serving (mindinsight/backend/serving.py) --------------------------------------------
+SERVING_POOL_THREADS = min(30, 2 * (os.cpu_count() or 1) + 1)   # the original's thread count
+ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024     # all reusable answers kept together ...
+ANSWER_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024  # ... and the largest one worth keeping

@@ -1,0 +1,180 @@
+"""The ASGI front of the Flask app: what gunicorn's asyncio worker (``asgi``) serves.
+
+Why a front at all: one worker process serves every request (the state lives in its memory),
+so per-request overhead decides latency under load. gunicorn's ``gthread`` worker spends
+about 1 ms of Python per request on its own (HTTP parsing, thread hand-off, keep-alive
+polling) before Flask runs; its asyncio worker with uvloop and the C HTTP parser spends about
+0.1 ms. On top of it:
+
+* views marked ``in_memory`` / ``reusable_answer`` (``view_marks.py``) run on the event loop
+  thread itself: they read in-memory data under short locks, so a thread hand-off would cost
+  more than the view;
+* a ``reusable_answer`` view's 200 answer is kept (keyed by path and query string) and served
+  again without calling Flask until the data manager's generation moves on, i.e. until
+  anything a query can see has changed;
+* every other request (static files, request bodies, views that may block) runs in a thread
+  pool through a2wsgi, as it would under a threaded WSGI server.
+"""
+import io
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+from urllib.parse import quote_from_bytes
+
+from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import build_environ
+from werkzeug.exceptions import HTTPException
+
+from mindinsight.backend.view_marks import IN_MEMORY, REUSABLE, mark_of
+from mindinsight.conf import limits
+
+# Bytes a query string may carry unquoted; anything else (non-ASCII) is percent-encoded so
+# the WSGI environ can hold it (werkzeug decodes both forms to the same value).
+_QUERY_SAFE = b"&=+%/;:,?@!$'()*[]~-._"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A complete response, ready for ASGI ``send``."""
+
+    status: int
+    headers: list
+    body: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + sum(len(name) + len(value) for name, value in self.headers)
+
+
+class AnswerCache:
+    """Answers of reusable views, keyed by request target, valid for one data generation.
+
+    Least recently used answers go first once the total size passes ``max_bytes``.
+    """
+
+    def __init__(self, max_bytes: int = limits.ANSWER_CACHE_MAX_BYTES,
+                 max_entry_bytes: int = limits.ANSWER_CACHE_MAX_ENTRY_BYTES):
+        self.max_bytes = max_bytes
+        self.max_entry_bytes = max_entry_bytes
+        self._entries: "OrderedDict[tuple, tuple[int, Answer]]" = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, generation: int) -> Answer | None:
+        """The answer stored for ``key`` at ``generation``, or None."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            if entry[0] != generation:
+                self._drop(key)
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: tuple, generation: int, answer: Answer) -> None:
+        """Keep ``answer`` for ``key``, computed when the data was at ``generation``."""
+        size = answer.size
+        if size > self.max_entry_bytes:
+            return
+        with self._lock:
+            if key in self._entries:
+                self._drop(key)
+            self._entries[key] = (generation, answer)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._entries)))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _drop(self, key: tuple) -> None:
+        _, answer = self._entries.pop(key)
+        self._bytes -= answer.size
+
+
+def _ascii_query(scope: dict) -> dict:
+    query = scope.get("query_string", b"")
+    if query.isascii():
+        return scope
+    return {**scope, "query_string": quote_from_bytes(query, safe=_QUERY_SAFE).encode("ascii")}
+
+
+class ServingFront:
+    """ASGI app running a Flask (WSGI) app as the module docstring describes."""
+
+    def __init__(self, flask_app, generation: Callable[[], int],
+                 pool_threads: int = limits.SERVING_POOL_THREADS, cache: AnswerCache | None = None):
+        self.flask_app = flask_app
+        self.generation = generation
+        self.cache = cache if cache is not None else AnswerCache()
+        self.pooled = WSGIMiddleware(flask_app, workers=pool_threads)
+        self._routes = flask_app.url_map.bind("localhost")
+        self.view_mark = lru_cache(maxsize=4096)(self._view_mark)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            await self.pooled(scope, receive, send)
+            return
+        scope = _ascii_query(scope)
+        mark = self.view_mark(scope["path"]) if scope["method"] == "GET" else None
+        if mark is None:
+            await self.pooled(scope, receive, send)
+            return
+        if mark == IN_MEMORY:
+            await self._send(send, self._run_inline(scope))
+            return
+        key = (scope["path"], scope["query_string"])
+        generation = self.generation()   # read before computing: a change meanwhile voids it
+        answer = self.cache.get(key, generation)
+        if answer is None:
+            answer = self._run_inline(scope)
+            if answer.status == 200:
+                self.cache.put(key, generation, answer)
+        await self._send(send, answer)
+
+    def _view_mark(self, path: str) -> str | None:
+        try:
+            endpoint, _ = self._routes.match(path, method="GET")
+        except HTTPException:   # not found, wrong method, redirect: Flask answers in the pool
+            return None
+        mark = mark_of(self.flask_app.view_functions.get(endpoint))
+        return mark if mark in (IN_MEMORY, REUSABLE) else None
+
+    def _run_inline(self, scope) -> Answer:
+        environ = build_environ(scope, io.BytesIO())
+        started = {}
+
+        def start_response(status, headers, exc_info=None):
+            started["status"], started["headers"] = status, headers
+
+        iterable = self.flask_app(environ, start_response)
+        try:
+            body = b"".join(iterable)
+        finally:
+            close = getattr(iterable, "close", None)
+            if close is not None:
+                close()
+        headers = [(name.lower().encode("latin-1"), value.encode("latin-1"))
+                   for name, value in started["headers"]]
+        return Answer(int(started["status"].split(" ", 1)[0]), headers, body)
+
+    @staticmethod
+    async def _send(send, answer: Answer) -> None:
+        await send({"type": "http.response.start", "status": answer.status, "headers": answer.headers})
+        await send({"type": "http.response.body", "body": answer.body})
+
+    @staticmethod
+    async def _lifespan(receive, send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return

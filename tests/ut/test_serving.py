@@ -1,0 +1,167 @@
+"""The ASGI front: inline views, reusable answers tied to the data generation, the pool."""
+import asyncio
+import json
+
+import pytest
+
+from mindinsight.backend.application import create_app, create_asgi_app
+from mindinsight.backend.security_headers import HEADERS
+from mindinsight.backend.serving import Answer, AnswerCache
+from mindinsight.conf.settings import Settings
+from mindinsight.summary import SummaryWriter
+
+API = "/v1/mindinsight/datavisual"
+
+
+def write_steps(job_dir, steps) -> None:
+    with SummaryWriter(job_dir, timestamp=100) as writer:
+        for step in steps:
+            writer.add_values(step, {"loss": step * 0.5})
+
+
+class CountingWSGI:
+    """Counts the requests that reach Flask."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app, self.calls = wsgi_app, 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        return self.wsgi_app(environ, start_response)
+
+
+@pytest.fixture
+def served(tmp_path):
+    write_steps(tmp_path / "job", range(1, 21))
+    app = create_app(Settings(summary_base_dir=str(tmp_path), reload_interval=0).resolved(), start_loading=False)
+    manager = app.extensions["mindinsight.data_manager"]
+    manager.load_all_now()
+    counter = CountingWSGI(app.wsgi_app)
+    app.wsgi_app = counter
+    front = create_asgi_app(app)
+    front.counter, front.manager, front.base = counter, manager, tmp_path
+    return front
+
+
+def request(front, path, query=b"", method="GET", body=b""):
+    """Run one HTTP request through the ASGI app; (status, headers dict, body)."""
+    sent = []
+    incoming = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive():
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query,
+             "root_path": "", "headers": [(b"host", b"127.0.0.1")] +
+             ([(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())] if body else []),
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8080)}
+    asyncio.run(front(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    headers = {name.decode().lower(): value.decode() for name, value in start["headers"]}
+    return start["status"], headers, payload
+
+
+def steps_of(front):
+    status, _, body = request(front, API + "/scalar/metadata", b"train_id=./job&tag=loss/scalar")
+    assert status == 200
+    return [point["step"] for point in json.loads(body)["metadatas"]]
+
+
+def test_reusable_answer_is_served_again_without_flask(served):
+    first = request(served, API + "/scalar/metadata", b"train_id=./job&tag=loss/scalar")
+    calls = served.counter.calls
+    again = request(served, API + "/scalar/metadata", b"train_id=./job&tag=loss/scalar")
+    assert again == first and served.counter.calls == calls
+    assert json.loads(first[2])["metadatas"][-1]["step"] == 20
+    for name, value in HEADERS.items():
+        assert first[1][name.lower()] == value
+
+
+def test_new_data_replaces_the_reused_answer(served):
+    assert steps_of(served)[-1] == 20
+    write_steps(served.base / "job", range(21, 31))
+    assert steps_of(served)[-1] == 20          # not loaded yet: the same data
+    served.manager.load_pass()
+    assert steps_of(served)[-1] == 30
+
+
+def test_other_query_strings_are_other_answers(served):
+    status, _, body = request(served, API + "/train-jobs", b"offset=0&limit=1")
+    assert status == 200 and json.loads(body)["total"] == 1
+    status, _, body = request(served, API + "/train-jobs", b"offset=1&limit=1")
+    assert status == 200 and json.loads(body)["train_jobs"] == []
+
+
+def test_error_answers_are_not_kept(served):
+    for _ in range(2):
+        status, _, body = request(served, API + "/scalar/metadata", b"train_id=./job&tag=nope")
+        assert status == 400 and json.loads(body)["error_code"]
+    calls = served.counter.calls
+    request(served, API + "/scalar/metadata", b"train_id=./job&tag=nope")
+    assert served.counter.calls == calls + 1
+
+
+def test_in_memory_views_run_flask_every_time(served):
+    calls = served.counter.calls
+    for _ in range(3):
+        status, _, body = request(served, API + "/plugins", b"train_id=./job&manual_update=true")
+        assert status == 200 and json.loads(body)["plugins"]["scalar"] == ["loss/scalar"]
+    assert served.counter.calls == calls + 3
+
+
+def test_posts_and_unknown_paths_go_to_the_pool(served):
+    status, _, body = request(served, API + "/train-job-caches", method="POST",
+                              body=json.dumps({"train_ids": ["./job"]}).encode())
+    assert status == 200 and json.loads(body) == {"cache_result": [{"train_id": "./job", "cache_status": "CACHED"}]}
+    status, headers, body = request(served, API + "/nope")
+    assert status == 404 and json.loads(body)["error_code"] and headers["server"] == "unknown"
+
+
+def test_raw_non_ascii_query_bytes_get_a_json_answer(served):
+    status, _, body = request(served, API + "/scalar/metadata", "train_id=./job&tag=lös".encode("utf-8"))
+    assert status == 400 and json.loads(body)["error_code"]
+    status, _, body = request(served, API + "/scalar/metadata", b"train_id=./job&tag=\xff\xfe")
+    assert status == 400 and json.loads(body)["error_code"]
+
+
+def test_lifespan_handshake(served):
+    messages = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+    sent = []
+
+    async def receive():
+        return messages.pop(0)
+
+    async def send(message):
+        sent.append(message["type"])
+
+    asyncio.run(served({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def answer(size: int) -> Answer:
+    return Answer(200, [], b"x" * size)
+
+
+def test_answer_cache_forgets_answers_of_an_old_generation():
+    cache = AnswerCache()
+    cache.put(("/a", b""), 1, answer(3))
+    assert cache.get(("/a", b""), 1) == answer(3)
+    assert cache.get(("/a", b""), 2) is None
+    assert len(cache) == 0
+
+
+def test_answer_cache_drops_least_recently_used_beyond_its_size():
+    cache = AnswerCache(max_bytes=100, max_entry_bytes=60)
+    cache.put(("/a", b""), 1, answer(40))
+    cache.put(("/b", b""), 1, answer(40))
+    cache.get(("/a", b""), 1)                  # /a is now the most recently used
+    cache.put(("/c", b""), 1, answer(40))
+    assert cache.get(("/b", b""), 1) is None
+    assert cache.get(("/a", b""), 1) is not None and cache.get(("/c", b""), 1) is not None
+    cache.put(("/big", b""), 1, answer(61))
+    assert cache.get(("/big", b""), 1) is None
