@@ -7,7 +7,7 @@ from mindinsight.backend.view_marks import in_memory, reusable_answer
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
 from mindinsight.errors import ParamMissError, ParamTypeError, ParamValueError
-from mindinsight.services.datavisual import scalars, train_jobs
+from mindinsight.services.datavisual import histograms, scalars, train_jobs
 
 
 class TrainJobsArgs(Schema):
@@ -90,5 +90,11 @@ def create_blueprint(manager: DataManager) -> Blueprint:
     def scalars_comparison():
         args = load_args(_COMPARE_ARGS, request.args, repeated=("train_id", "tag"))
         return jsonify(scalars.scalars_comparison(manager, args["train_id"], args["tag"]))
+
+    @blueprint.get("/histograms")
+    @reusable_answer
+    def histogram_steps():
+        args = load_args(_TAG_ARGS, request.args)
+        return jsonify(histograms.histograms(manager, args["train_id"], args["tag"]))
 
     return blueprint

@@ -85,6 +85,29 @@ def test_b_summary_ops_nan_and_inf_are_null(fixture_server):
     assert "NaN" not in raw and "Infinity" not in raw
 
 
+def test_histograms_keep_the_file_steps_on_one_grid(fixture_server, fixture_base):
+    job_dir = fixture_base / "a_lenet_collector"
+    written = {}
+    for path in sorted(job_dir.glob("*_MS")):
+        for event in read_events(path):
+            for value in event.summary.value:
+                if value.WhichOneof("value") == "histogram":
+                    written.setdefault(value.tag + "/histogram", {})[event.step] = \
+                        sum(bucket.count for bucket in value.histogram.buckets)
+    assert written
+    for tag, counts in written.items():
+        answer = fixture_server.get("/datavisual/histograms",
+                                    params={"train_id": "./a_lenet_collector", "tag": tag}).json()
+        steps = [item["step"] for item in answer["histograms"]]
+        assert steps == sorted(steps) and set(steps) <= set(counts) and steps[-1] == max(counts), tag
+        assert len(steps) == min(50, len(counts))
+        assert len({tuple(b[0] for b in item["buckets"]) for item in answer["histograms"]}) == 1
+        for item in answer["histograms"]:
+            assert sum(b[2] for b in item["buckets"]) >= counts[item["step"]]
+    missing = fixture_server.get("/datavisual/histograms", params={"train_id": "./a_lenet_collector", "tag": "x"})
+    assert (missing.status_code, missing.json()["error_code"]) == (400, "5054500F")
+
+
 def test_scalars_across_runs(fixture_server, fixture_base):
     params = [("train_id", "./" + run) for run in MULTI_RUNS] + [("tag", "loss/auto/scalar")]
     scalars = fixture_server.get("/datavisual/scalars", params=params).json()["scalars"]
