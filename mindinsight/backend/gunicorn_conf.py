@@ -9,7 +9,7 @@ The worker is gunicorn's asyncio worker (``asgi``, on uvloop, with the C HTTP pa
 gunicorn_h1c) serving the ASGI front of ``mindinsight/backend/serving.py``: views that only
 read memory run on the event loop and reusable answers are served without calling Flask,
 everything else runs in the front's thread pool (the concurrency the original got from
-``threads``). Its per-request cost is a tenth of the threaded worker's, which is what
+``threads``). Its per-request cost is a fifth of the threaded worker's, which is what
 keeps p99 latency low under many concurrent clients (bench/README.md).
 """
 import logging

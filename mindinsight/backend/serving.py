@@ -2,9 +2,9 @@
 
 Why a front at all: one worker process serves every request (the state lives in its memory),
 so per-request overhead decides latency under load. gunicorn's ``gthread`` worker spends
-about 1 ms of Python per request on its own (HTTP parsing, thread hand-off, keep-alive
+about 0.5 ms of Python per request on its own (HTTP parsing, thread hand-off, keep-alive
 polling) before Flask runs; its asyncio worker with uvloop and the C HTTP parser spends about
-0.1 ms. On top of it:
+0.1 ms (bench/README.md). On top of it:
 
 * views marked ``in_memory`` / ``reusable_answer`` (``view_marks.py``) run on the event loop
   thread itself: they read in-memory data under short locks, so a thread hand-off would cost
