@@ -1,9 +1,15 @@
 import { createI18n } from 'vue-i18n'
-import enUS from './en-US.json'
-import zhCN from './zh-CN.json'
 import { DEFAULT_LOCALE } from '../lib/preferences.js'
 
-export const messages = { 'en-US': enUS, 'zh-CN': zhCN }
+// One JSON file per namespace and locale (`en-US/scalar.json` holds the `scalar.*` keys), so
+// each page owns its messages.
+const files = import.meta.glob('./*/*.json', { eager: true, import: 'default' })
+
+export const messages = {}
+for (const [path, content] of Object.entries(files)) {
+  const [, locale, namespace] = path.match(/^\.\/([^/]+)\/([^/]+)\.json$/)
+  messages[locale] = { ...messages[locale], [namespace]: content }
+}
 
 export function createAppI18n(locale) {
   return createI18n({

@@ -1,15 +1,14 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import { cancelPageRequests } from '../api/http.js'
 
-const SummaryList = () => import('../views/summary-list/SummaryList.vue')
-const TrainingDashboard = () => import('../views/training-dashboard/TrainingDashboard.vue')
+// Each page folder declares its own routes in `views/<page>/routes.js` (default export: an
+// array of route records), so adding a page touches only its folder.
+const pageRoutes = Object.values(import.meta.glob('../views/*/routes.js', { eager: true, import: 'default' })).flat()
 
 export const routes = [
   { path: '/', redirect: '/summary-manage' },
-  { path: '/summary-manage', name: 'summary-manage', component: SummaryList },
-  { path: '/train-manage/training-dashboard', name: 'training-dashboard', component: TrainingDashboard },
-  // Unknown routes go back to the summary list, as in the original UI.
-  { path: '/:pathMatch(.*)*', redirect: '/summary-manage' },
+  ...pageRoutes,
+  { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('../views/not-found/NotFound.vue') },
 ]
 
 export function createAppRouter() {

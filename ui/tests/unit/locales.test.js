@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import enUS from '../../src/locales/en-US.json'
-import zhCN from '../../src/locales/zh-CN.json'
+import { messages } from '../../src/locales/index.js'
 
 function flatten(messages, prefix = '') {
   return Object.entries(messages).flatMap(([key, value]) =>
@@ -14,8 +13,8 @@ function placeholders(text) {
   return [...String(text).matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort()
 }
 
-const en = Object.fromEntries(flatten(enUS))
-const zh = Object.fromEntries(flatten(zhCN))
+const en = Object.fromEntries(flatten(messages['en-US']))
+const zh = Object.fromEntries(flatten(messages['zh-CN']))
 
 describe('locales', () => {
   it('have the same keys in en-US and zh-CN', () => {
@@ -45,7 +44,7 @@ describe('locales', () => {
     walk(root)
     const used = new Set()
     for (const file of files) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([\w.]+)'/g)) used.add(match[1])
+      for (const match of readFileSync(file, 'utf8').matchAll(/\$?\bt\(\s*'([\w.]+)'/g)) used.add(match[1])
     }
     expect(used.size).toBeGreaterThan(20)
     expect([...used].filter((key) => !(key in en))).toEqual([])

@@ -1,0 +1,3 @@
+export default [
+  { path: '/summary-manage', name: 'summary-manage', component: () => import('./SummaryList.vue') },
+]

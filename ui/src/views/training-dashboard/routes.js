@@ -1,0 +1,7 @@
+export default [
+  {
+    path: '/train-manage/training-dashboard',
+    name: 'training-dashboard',
+    component: () => import('./TrainingDashboard.vue'),
+  },
+]
