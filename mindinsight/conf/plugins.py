@@ -1,4 +1,5 @@
 """Plugin names: the one list shared by ingest, services, REST and UI."""
+
 from enum import Enum
 
 
@@ -22,15 +23,6 @@ class PluginName(str, Enum):
     def is_valid(cls, name: str) -> bool:
         return name in cls._value2member_map_
 
-
-# Summary.Value oneof field -> plugin that stores it.
-VALUE_FIELD_PLUGINS = {
-    "scalar_value": PluginName.SCALAR,
-    "image": PluginName.IMAGE,
-    "histogram": PluginName.HISTOGRAM,
-    "tensor": PluginName.TENSOR,
-    "loss_landscape": PluginName.LOSS_LANDSCAPE,
-}
 
 OPTIMIZED_GRAPH_SUFFIX = " (optimized)"
 # The graph MindSpore's save_graphs writes after optimization; listed first among graph tags.

@@ -1,27 +1,17 @@
-"""Per-job storage: one reservoir per (plugin, tag), with the original's tag limits.
+"""Per-job storage: one reservoir per (plugin, tag), sized and limited by the tag's kind.
 
 ``JobData`` is what the loader writes into and the services read from. Writers add whole
 batches under the job lock, so a reader never sees half of a batch.
 """
+
 import threading
 from collections import OrderedDict
 
-import numpy as np
-
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FILE, PluginName
+from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
 
-# Payload columns each plugin keeps beside step / wall_time / file_ts.
-PAYLOAD_COLUMNS = {
-    PluginName.SCALAR: {"value": np.float32},
-    PluginName.IMAGE: {"width": np.int32, "height": np.int32, "image": object},
-    PluginName.HISTOGRAM: {"histogram": object},
-    PluginName.TENSOR: {"tensor": object},
-    PluginName.LOSS_LANDSCAPE: {"landscape": object},
-    PluginName.GRAPH: {"graph": object},
-    PluginName.OPTIMIZED_GRAPH: {"graph": object},
-}
 _PROTECTED_TAGS = {PREFERRED_GRAPH_FILE, PREFERRED_GRAPH_FILE + OPTIMIZED_GRAPH_SUFFIX}
 
 
@@ -30,7 +20,7 @@ class JobData:
 
     def __init__(self):
         self.lock = threading.RLock()
-        self.version = 0   # bumped by every write: readers compare it to see a change
+        self.version = 0  # bumped by every write: readers compare it to see a change
         self._series: "OrderedDict[tuple[PluginName, str], Reservoir]" = OrderedDict()  # insertion = age
         self._evicted: "OrderedDict[tuple[PluginName, str], None]" = OrderedDict()
         self.lineage = LineageData()
@@ -64,7 +54,8 @@ class JobData:
         key = (plugin, tag)
         if key in self._evicted:
             return None
-        plugin_limit = limits.MAX_TAGS_PER_PLUGIN.get(plugin)
+        kind = KINDS[plugin]
+        plugin_limit = kind.max_tags
         while True:
             same_plugin = [k for k in self._series if k[0] == plugin]
             if plugin_limit is not None and len(same_plugin) >= plugin_limit:
@@ -80,7 +71,7 @@ class JobData:
             self._evicted[victim] = None
             if len(self._evicted) > limits.MAX_REMEMBERED_EVICTED_TAGS:
                 self._evicted.popitem(last=False)
-        series = Reservoir(limits.steps_per_tag(plugin), PAYLOAD_COLUMNS[plugin])
+        series = Reservoir(kind.steps_per_tag, kind.payload)
         self._series[key] = series
         return series
 
@@ -108,10 +99,10 @@ class LineageData:
     """Lineage records of a job's ``_lineage`` files (the lineage issue builds on this)."""
 
     def __init__(self):
-        self.train_lineage = None        # TrainLineage message (last wins)
-        self.evaluation_lineage = None   # EvaluationLineage message (last wins)
-        self.dataset_graph = None        # DatasetGraph message (last wins)
-        self.user_defined: dict = {}     # merged user_defined_info items
+        self.train_lineage = None  # TrainLineage message (last wins)
+        self.evaluation_lineage = None  # EvaluationLineage message (last wins)
+        self.dataset_graph = None  # DatasetGraph message (last wins)
+        self.user_defined: dict = {}  # merged user_defined_info items
 
     def reset(self) -> None:
         self.__init__()

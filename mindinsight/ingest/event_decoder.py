@@ -12,101 +12,23 @@ Values are grouped by (plugin, tag) so each container receives one batch per chu
 Image bytes are copied as stored, histograms keep their serialized bytes and tensors their
 TensorProto message: each is decoded only when asked for.
 """
+
 import logging
 from dataclasses import dataclass, field
 
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from mindinsight.conf import limits
-from mindinsight.conf.plugins import VALUE_FIELD_PLUGINS, PluginName
+from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.ingest import fast_scalars
+from mindinsight.ingest.kinds import BY_VALUE_FIELD
 
 logger = logging.getLogger(__name__)
 
-# Summary.Value oneof field -> (plugin, tag suffix, payload column names)
-_PAYLOAD_NAMES = {
-    PluginName.SCALAR: ("value",),
-    PluginName.IMAGE: ("width", "height", "image"),
-    PluginName.HISTOGRAM: ("histogram",),
-    PluginName.TENSOR: ("tensor",),
-    PluginName.LOSS_LANDSCAPE: ("landscape",),
-}
-_FIELDS = {name: (plugin, "/" + plugin.value, ("step", "wall_time", *_PAYLOAD_NAMES[plugin]))
-           for name, plugin in VALUE_FIELD_PLUGINS.items()}
+# Summary.Value oneof field -> (kind, tag suffix, column names)
+_FIELDS = {name: (kind, kind.tag_suffix, ("step", "wall_time", *kind.payload)) for name, kind in BY_VALUE_FIELD.items()}
 _SCALAR_SUFFIX = "/" + PluginName.SCALAR.value
-_SCALAR, _IMAGE, _HISTOGRAM = PluginName.SCALAR, PluginName.IMAGE, PluginName.HISTOGRAM
-
-
-class HistogramSample:
-    """Buckets ``(n, 3)`` of ``[left, width, count]`` sorted by left, and the value range.
-
-    Built either from decoded buckets, or (``from_serialized``) from the Histogram message
-    bytes, which are then decoded on first use: most samples of a log never survive the
-    reservoir, so they are never decoded.
-    """
-
-    __slots__ = ("_serialized", "_buckets", "_min", "_max")
-
-    def __init__(self, buckets: np.ndarray, min: float, max: float):  # noqa: A002 (field names)
-        self._serialized = None
-        self._buckets, self._min, self._max = buckets, min, max
-
-    @classmethod
-    def from_serialized(cls, data: bytes) -> "HistogramSample":
-        sample = cls.__new__(cls)
-        sample._serialized = data
-        sample._buckets = None
-        return sample
-
-    def _decode(self) -> None:
-        decoded = histogram_sample(summary_pb.Summary.Histogram.FromString(self._serialized), check_limit=False)
-        self._min, self._max = decoded.min, decoded.max
-        self._buckets = decoded.buckets
-
-    @property
-    def buckets(self) -> np.ndarray:
-        if self._buckets is None:
-            self._decode()
-        return self._buckets
-
-    @property
-    def min(self) -> float:
-        if self._buckets is None:
-            self._decode()
-        return self._min
-
-    @property
-    def max(self) -> float:
-        if self._buckets is None:
-            self._decode()
-        return self._max
-
-    @property
-    def count(self) -> int:
-        return int(self.buckets[:, 2].sum()) if self.buckets.size else 0
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, HistogramSample):
-            return NotImplemented
-        return (np.array_equal(self.buckets, other.buckets, equal_nan=True)
-                and self.min == other.min and self.max == other.max)
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        return f"HistogramSample(buckets={len(self.buckets)}, min={self.min}, max={self.max})"
-
-
-@dataclass
-class TensorSample:
-    """A tensor as stored; ``too_large`` when it exceeds the element limit (kept empty)."""
-
-    proto: object
-    dims: tuple
-    data_type: int
-    too_large: bool
 
 
 @dataclass
@@ -117,7 +39,7 @@ class DecodedBatch:
     """
 
     series: dict = field(default_factory=dict)
-    graphs: list = field(default_factory=list)      # (step, wall_time, GraphProto)
+    graphs: list = field(default_factory=list)  # (step, wall_time, GraphProto)
     undecodable: int = 0
 
     def column_lists(self, plugin: PluginName, tag: str, names) -> dict:
@@ -144,25 +66,8 @@ def as_column(values) -> np.ndarray:
     return np.asarray(values)
 
 
-def histogram_sample(histogram, check_limit: bool = True) -> HistogramSample | None:
-    """Compact histogram, or None when it has more buckets than the original accepts."""
-    if check_limit and len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
-        return None
-    buckets = np.array([(b.left, b.width, b.count) for b in histogram.buckets], dtype=np.float64).reshape(-1, 3)
-    if buckets.size:
-        buckets = buckets[np.argsort(buckets[:, 0], kind="stable")]
-    low = histogram.min if np.isfinite(histogram.min) else 0.0
-    high = histogram.max if np.isfinite(histogram.max) else 0.0
-    return HistogramSample(buckets, float(low), float(high))
-
-
-def tensor_sample(tensor) -> TensorSample:
-    dims = tuple(int(d) for d in tensor.dims)
-    too_large = int(np.prod(dims, dtype=np.int64)) > limits.MAX_TENSOR_ELEMENTS if dims else False
-    return TensorSample(None if too_large else tensor, dims, int(tensor.data_type), too_large)
-
-
 # -- the full parse ---------------------------------------------------------------------
+
 
 def decode_payloads(payloads, batch: DecodedBatch | None = None) -> DecodedBatch:
     """Parse every payload as an Event and group its values by plugin and tag (lists)."""
@@ -179,18 +84,18 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
     event = summary_pb.Event()
     series = batch.series
     fields = _FIELDS
-    max_buckets = limits.MAX_HISTOGRAM_INPUT_BUCKETS
+    payload_columns: dict = {}  # key -> the payload lists of that key, in the kind's order
     for index, payload in enumerate(payloads):
         try:
             event.ParseFromString(payload)
         except DecodeError:
             batch.undecodable += 1
             continue
-        kind = event.WhichOneof("what")
-        if kind == "graph_def":
+        what = event.WhichOneof("what")
+        if what == "graph_def":
             batch.graphs.append((event.step, event.wall_time, summary_pb.Event.FromString(payload).graph_def))
             continue
-        if kind != "summary":
+        if what != "summary":
             continue
         step, wall_time = event.step, event.wall_time
         record = None if records is None else records[index]
@@ -198,43 +103,30 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             info = fields.get(value.WhichOneof("value"))
             if info is None:
                 continue
-            plugin, suffix, names = info
-            if plugin is _HISTOGRAM:
-                histogram = value.histogram
-                if len(histogram.buckets) > max_buckets:
-                    continue
-            key = (plugin, value.tag + suffix)
+            kind, suffix, names = info
+            sample = kind.decode(value)
+            if sample is None:
+                continue
+            key = (kind.plugin, value.tag + suffix)
             lists = series.get(key)
             if lists is None:
                 lists = series[key] = {name: [] for name in names}
                 if records is not None:
                     lists["_record"] = []
                     first_seen[key] = (record, position)
+            columns = payload_columns.get(key)
+            if columns is None:
+                columns = payload_columns[key] = [lists[name] for name in names[2:]]
             lists["step"].append(step)
             lists["wall_time"].append(wall_time)
             if records is not None:
                 lists["_record"].append(record)
-            if plugin is _SCALAR:
-                lists["value"].append(value.scalar_value)
-            elif plugin is _IMAGE:
-                image = value.image
-                lists["width"].append(image.width)
-                lists["height"].append(image.height)
-                lists["image"].append(image.encoded_image)
-            elif plugin is _HISTOGRAM:
-                lists["histogram"].append(HistogramSample.from_serialized(histogram.SerializeToString()))
-            elif plugin is PluginName.TENSOR:
-                lists["tensor"].append(tensor_sample(_detached(summary_pb.Summary.Value, value).tensor))
-            else:
-                lists["landscape"].append(_detached(summary_pb.Summary.Value, value).loss_landscape)
-
-
-def _detached(message_type, message):
-    """A copy independent of the reused Event (which is overwritten by the next parse)."""
-    return message_type.FromString(message.SerializeToString())
+            for column, item in zip(columns, sample):
+                column.append(item)
 
 
 # -- fast path + full parse for the rest -------------------------------------------------
+
 
 def decode_segments(segments, fast: bool = True) -> DecodedBatch:
     """Decode the records of ``segments`` (``records.Segment``) into finished columns.
@@ -280,8 +172,9 @@ def _decode_segment(segment) -> DecodedBatch:
             copies = segment.copies
             payloads = [copies[index] for index in rest.tolist()]
         else:
-            payloads = [buffer[start:start + size]
-                        for start, size in zip(offsets[rest].tolist(), lengths[rest].tolist())]
+            payloads = [
+                buffer[start : start + size] for start, size in zip(offsets[rest].tolist(), lengths[rest].tolist())
+            ]
         slow_seen: dict = {}
         _decode(payloads, batch, rest.tolist(), slow_seen)
         if batch.undecodable:
@@ -298,8 +191,7 @@ def _decode_segment(segment) -> DecodedBatch:
             batch.series[key] = parts[0][1]
         else:
             order = np.argsort(np.concatenate([records for records, _ in parts]), kind="stable")
-            batch.series[key] = {name: np.concatenate([cols[name] for _, cols in parts])[order]
-                                 for name in parts[0][1]}
+            batch.series[key] = {name: np.concatenate([cols[name] for _, cols in parts])[order] for name in parts[0][1]}
     return batch
 
 
@@ -310,18 +202,19 @@ def _template_pieces(match, pieces: dict, first_seen: dict) -> None:
     for position, tag in enumerate(template.tags):
         positions.setdefault(tag, []).append(position)
     first_record = int(match.records[0])
-    with np.errstate(invalid="ignore"):   # a signalling NaN is quieted, as the full parse does
+    with np.errstate(invalid="ignore"):  # a signalling NaN is quieted, as the full parse does
         as_double = match.values.astype(np.float64)
     for tag, where in positions.items():
         key = (PluginName.SCALAR, tag + _SCALAR_SUFFIX)
         if len(where) == 1:
             values = as_double[:, where[0]]
             records, steps, wall_times = match.records, match.steps, match.wall_times
-        else:   # the same tag several times in one event: values in wire order per record
+        else:  # the same tag several times in one event: values in wire order per record
             values = as_double[:, where].reshape(-1)
             repeat = len(where)
-            records, steps, wall_times = (np.repeat(column, repeat)
-                                          for column in (match.records, match.steps, match.wall_times))
+            records, steps, wall_times = (
+                np.repeat(column, repeat) for column in (match.records, match.steps, match.wall_times)
+            )
         pieces.setdefault(key, []).append((records, {"step": steps, "wall_time": wall_times, "value": values}))
         seen = (first_record, where[0])
         first_seen[key] = min(first_seen.get(key, seen), seen)

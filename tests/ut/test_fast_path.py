@@ -15,7 +15,8 @@ from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.format.records import RecordReader, frame
 from mindinsight.ingest import fast_scalars
-from mindinsight.ingest.event_decoder import HistogramSample, decode_payloads, decode_segments, histogram_sample
+from mindinsight.ingest.event_decoder import decode_payloads, decode_segments
+from mindinsight.ingest.kinds.histogram import HistogramSample, histogram_sample
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.summary import SummaryWriter
 from mindinsight.summary.writer import histogram_proto, image_proto

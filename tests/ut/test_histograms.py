@@ -5,7 +5,7 @@ import pytest
 from mindinsight.backend.application import create_app
 from mindinsight.conf.plugins import PluginName
 from mindinsight.conf.settings import Settings
-from mindinsight.ingest.event_decoder import HistogramSample
+from mindinsight.ingest.kinds.histogram import HistogramSample
 from mindinsight.services.datavisual.histograms import display_bins, display_histograms, rebin
 from tests.ut.conftest import copy_job
 

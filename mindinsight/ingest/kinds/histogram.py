@@ -1,0 +1,100 @@
+"""Histograms: buckets ``[left, width, count]`` kept serialized until a query reads them."""
+
+import numpy as np
+
+from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
+from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.ingest.kinds.base import Kind
+
+
+class HistogramSample:
+    """Buckets ``(n, 3)`` of ``[left, width, count]`` sorted by left, and the value range.
+
+    Built either from decoded buckets, or (``from_serialized``) from the Histogram message
+    bytes, which are then decoded on first use: most samples of a log never survive the
+    reservoir, so they are never decoded.
+    """
+
+    __slots__ = ("_serialized", "_buckets", "_min", "_max")
+
+    def __init__(self, buckets: np.ndarray, min: float, max: float):  # noqa: A002 (field names)
+        self._serialized = None
+        self._buckets, self._min, self._max = buckets, min, max
+
+    @classmethod
+    def from_serialized(cls, data: bytes) -> "HistogramSample":
+        sample = cls.__new__(cls)
+        sample._serialized = data
+        sample._buckets = None
+        return sample
+
+    def _decode(self) -> None:
+        decoded = histogram_sample(summary_pb.Summary.Histogram.FromString(self._serialized), check_limit=False)
+        self._min, self._max = decoded.min, decoded.max
+        self._buckets = decoded.buckets
+
+    @property
+    def buckets(self) -> np.ndarray:
+        if self._buckets is None:
+            self._decode()
+        return self._buckets
+
+    @property
+    def min(self) -> float:
+        if self._buckets is None:
+            self._decode()
+        return self._min
+
+    @property
+    def max(self) -> float:
+        if self._buckets is None:
+            self._decode()
+        return self._max
+
+    @property
+    def count(self) -> int:
+        return int(self.buckets[:, 2].sum()) if self.buckets.size else 0
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, HistogramSample):
+            return NotImplemented
+        return (
+            np.array_equal(self.buckets, other.buckets, equal_nan=True)
+            and self.min == other.min
+            and self.max == other.max
+        )
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"HistogramSample(buckets={len(self.buckets)}, min={self.min}, max={self.max})"
+
+
+def histogram_sample(histogram, check_limit: bool = True) -> HistogramSample | None:
+    """Compact histogram, or None when it has more buckets than the original accepts."""
+    if check_limit and len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
+        return None
+    buckets = np.array([(b.left, b.width, b.count) for b in histogram.buckets], dtype=np.float64).reshape(-1, 3)
+    if buckets.size:
+        buckets = buckets[np.argsort(buckets[:, 0], kind="stable")]
+    low = histogram.min if np.isfinite(histogram.min) else 0.0
+    high = histogram.max if np.isfinite(histogram.max) else 0.0
+    return HistogramSample(buckets, float(low), float(high))
+
+
+def decode(value) -> tuple | None:
+    histogram = value.histogram
+    if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
+        return None  # the original drops such a histogram
+    return (HistogramSample.from_serialized(histogram.SerializeToString()),)
+
+
+KIND = Kind(
+    PluginName.HISTOGRAM,
+    {"histogram": object},
+    limits.STEPS_PER_TAG[PluginName.HISTOGRAM],
+    value_field="histogram",
+    decode=decode,
+    lazy=True,
+)

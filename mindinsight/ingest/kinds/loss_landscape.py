@@ -1,0 +1,19 @@
+"""Loss landscapes: the LossLandscape message as stored."""
+
+from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
+from mindinsight.ingest.kinds.base import Kind, detached
+
+
+def decode(value) -> tuple:
+    return (detached(value.loss_landscape),)
+
+
+KIND = Kind(
+    PluginName.LOSS_LANDSCAPE,
+    {"landscape": object},
+    limits.steps_per_tag(PluginName.LOSS_LANDSCAPE),
+    value_field="loss_landscape",
+    decode=decode,
+    lazy=True,
+)
