@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import Enum
 
+from mindinsight.cache.memo import DerivedValues
 from mindinsight.conf import limits
 from mindinsight.ingest.containers import JobData
 from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, list_summary_dirs
@@ -68,6 +69,7 @@ class DataManager:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._generation = 0
+        self.derived = DerivedValues()   # values derived from tags' samples, for the services
 
     @property
     def generation(self) -> int:
