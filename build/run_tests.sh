@@ -15,7 +15,7 @@ fi
 
 python3 -m pip install -q -r requirements-test.txt
 
-(cd ui && npm ci --no-audit --no-fund && npm test && npm run build)
+(cd ui && npm ci --no-audit --no-fund && npm test && npm run lint && npm run build)
 
 # The UI is built above; the editable install only registers the package and its command.
 MINDINSIGHT_SKIP_UI_BUILD=1 python3 -m pip install -q --no-deps -e .

@@ -8,7 +8,10 @@ import { useAppStore } from './stores/app.js'
 import element from './plugins/element.js'
 import './styles/theme.css'
 
-const locale = detectLocale(window.localStorage, navigator.languages?.length ? navigator.languages : [navigator.language])
+const locale = detectLocale(
+  window.localStorage,
+  navigator.languages?.length ? navigator.languages : [navigator.language],
+)
 
 const app = createApp(App)
 const pinia = createPinia()

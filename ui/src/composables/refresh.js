@@ -27,5 +27,8 @@ export function useAutoRefreshTimer() {
 /** Calls `callback` whenever a refresh (auto or manual) is due. */
 export function useRefresh(callback) {
   const store = useAppStore()
-  watch(() => store.refreshTick, () => callback())
+  watch(
+    () => store.refreshTick,
+    () => callback(),
+  )
 }

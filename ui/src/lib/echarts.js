@@ -35,12 +35,24 @@ function themeOf({ text, subtle, axis, split, tooltipBg, tooltipBorder, tooltipT
 
 export const CHART_THEMES = {
   light: themeOf({
-    text: '#303133', subtle: '#909399', axis: '#c0c4cc', split: '#ebeef5',
-    tooltipBg: 'rgba(255,255,255,0.96)', tooltipBorder: '#dcdfe6', tooltipText: '#303133', accent: ACCENT,
+    text: '#303133',
+    subtle: '#909399',
+    axis: '#c0c4cc',
+    split: '#ebeef5',
+    tooltipBg: 'rgba(255,255,255,0.96)',
+    tooltipBorder: '#dcdfe6',
+    tooltipText: '#303133',
+    accent: ACCENT,
   }),
   dark: themeOf({
-    text: '#d0d3d9', subtle: '#a0a6b0', axis: '#5b6069', split: '#3a3d42',
-    tooltipBg: 'rgba(40,42,46,0.96)', tooltipBorder: '#4c4f55', tooltipText: '#e5e7eb', accent: '#1fc6c8',
+    text: '#d0d3d9',
+    subtle: '#a0a6b0',
+    axis: '#5b6069',
+    split: '#3a3d42',
+    tooltipBg: 'rgba(40,42,46,0.96)',
+    tooltipBorder: '#4c4f55',
+    tooltipText: '#e5e7eb',
+    accent: '#1fc6c8',
   }),
 }
 

@@ -30,8 +30,18 @@ import 'element-plus/es/components/loading/style/css'
 import 'element-plus/theme-chalk/dark/css-vars.css'
 
 const components = [
-  ElAlert, ElButton, ElCheckbox, ElConfigProvider, ElEmpty, ElInput, ElInputNumber, ElOption, ElPagination,
-  ElPopover, ElSelect, ElSwitch,
+  ElAlert,
+  ElButton,
+  ElCheckbox,
+  ElConfigProvider,
+  ElEmpty,
+  ElInput,
+  ElInputNumber,
+  ElOption,
+  ElPagination,
+  ElPopover,
+  ElSelect,
+  ElSwitch,
 ]
 
 export default {

@@ -22,7 +22,9 @@ describe('lenient JSON', () => {
 
 describe('query parameters', () => {
   it('encodes every value fully, repeats array keys and drops null/undefined', () => {
-    expect(serializeParams({ train_id: './run 1', tag: "a/b(c)!*'" })).toBe("train_id=.%2Frun%201&tag=a%2Fb%28c%29%21%2A%27")
+    expect(serializeParams({ train_id: './run 1', tag: "a/b(c)!*'" })).toBe(
+      'train_id=.%2Frun%201&tag=a%2Fb%28c%29%21%2A%27',
+    )
     expect(serializeParams({ train_id: ['./a', './b'], tag: ['x,y'] })).toBe('train_id=.%2Fa&train_id=.%2Fb&tag=x%2Cy')
     expect(serializeParams({ offset: 0, limit: 20, train_id: undefined, x: null })).toBe('offset=0&limit=20')
     expect(serializeParams({ tag: 'a+b&c=d#e' })).toBe('tag=a%2Bb%26c%3Dd%23e')
@@ -61,7 +63,9 @@ describe('request pool', () => {
     })
     expect(done.sort()).toEqual([1, 2, 3, 4, 5, 6, 7])
     expect(peak).toBe(3)
-    await forEachLimit([], 3, async () => { throw new Error('not called') })
+    await forEachLimit([], 3, async () => {
+      throw new Error('not called')
+    })
   })
 })
 
@@ -71,7 +75,9 @@ describe('error text', () => {
   it("prefers the server's error_msg, then network, HTTP status, generic", async () => {
     const { describeError } = await import('../../src/lib/errors.js')
     const { ApiError } = await import('../../src/api/http.js')
-    expect(describeError(new ApiError('Train job is not exist.', { code: '50545005', status: 400 }), t)).toBe('Train job is not exist.')
+    expect(describeError(new ApiError('Train job is not exist.', { code: '50545005', status: 400 }), t)).toBe(
+      'Train job is not exist.',
+    )
     expect(describeError(new ApiError('socket hang up', { network: true }), t)).toBe('common.networkError')
     expect(describeError(new ApiError('', { status: 414 }), t)).toBe('common.httpStatus{"status":414}')
     expect(describeError({}, t)).toBe('common.requestFailed')

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
-  clampPage, DEFAULT_PAGE_SIZE, loadPaging, normalizePageSize, pageCount, pageRequest, rowNumber, savePaging,
+  clampPage,
+  DEFAULT_PAGE_SIZE,
+  loadPaging,
+  normalizePageSize,
+  pageCount,
+  pageRequest,
+  rowNumber,
+  savePaging,
 } from '../../src/lib/paging.js'
 import { memoryStorage } from './storage.js'
 

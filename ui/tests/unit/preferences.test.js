@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
-  clampInterval, detectLocale, loadAutoRefresh, loadTheme, normalizeLocale, saveAutoRefresh, saveLocale, saveTheme,
+  clampInterval,
+  detectLocale,
+  loadAutoRefresh,
+  loadTheme,
+  normalizeLocale,
+  saveAutoRefresh,
+  saveLocale,
+  saveTheme,
 } from '../../src/lib/preferences.js'
 import { brokenStorage, memoryStorage } from './storage.js'
 

@@ -16,11 +16,23 @@ describe('scalar series builder', () => {
     ]
     const { data, invalid, finiteCount } = buildScalarSeries(metadatas)
     expect(data.map(([step, value]) => [step, value])).toEqual([
-      [1, 0.5], [2, null], [3, null], [4, null], [5, null], [6, null], [7, null], [8, 2], [9, 1.25],
+      [1, 0.5],
+      [2, null],
+      [3, null],
+      [4, null],
+      [5, null],
+      [6, null],
+      [7, null],
+      [8, 2],
+      [9, 1.25],
     ])
     expect(invalid).toEqual([
-      { step: 2, kind: 'NaN' }, { step: 3, kind: 'Infinity' }, { step: 4, kind: '-Infinity' },
-      { step: 5, kind: 'null' }, { step: 6, kind: 'NaN' }, { step: 7, kind: 'Infinity' },
+      { step: 2, kind: 'NaN' },
+      { step: 3, kind: 'Infinity' },
+      { step: 4, kind: '-Infinity' },
+      { step: 5, kind: 'null' },
+      { step: 6, kind: 'NaN' },
+      { step: 7, kind: 'Infinity' },
     ])
     expect(finiteCount).toBe(3)
     expect(data[0]).toEqual([1, 0.5, 10, null])
@@ -30,7 +42,9 @@ describe('scalar series builder', () => {
 
   it('sorts by step and ignores points without a numeric step', () => {
     const { data } = buildScalarSeries([
-      { step: 3, wall_time: 3, value: 3 }, { step: 1, wall_time: 1, value: 1 }, { step: 'x', value: 9 },
+      { step: 3, wall_time: 3, value: 3 },
+      { step: 1, wall_time: 1, value: 1 },
+      { step: 'x', value: 9 },
     ])
     expect(data.map((point) => point[0])).toEqual([1, 3])
   })

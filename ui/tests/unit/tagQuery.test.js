@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
-  decodeTagList, encodeTagList, filterTags, selectedFromQuery, tagsFromQuery, tagsToQuery, toggleVisible,
+  decodeTagList,
+  encodeTagList,
+  filterTags,
+  selectedFromQuery,
+  tagsFromQuery,
+  tagsToQuery,
+  toggleVisible,
   visibleSelectionState,
 } from '../../src/lib/tagQuery.js'
 
@@ -30,7 +36,10 @@ describe('selection <-> query', () => {
   })
 
   it('keeps only existing tags, in the job order', () => {
-    expect(selectedFromQuery('loss_op/scalar,accuracy/scalar,nope/scalar', TAGS)).toEqual(['accuracy/scalar', 'loss_op/scalar'])
+    expect(selectedFromQuery('loss_op/scalar,accuracy/scalar,nope/scalar', TAGS)).toEqual([
+      'accuracy/scalar',
+      'loss_op/scalar',
+    ])
     expect(selectedFromQuery('', TAGS)).toEqual([])
   })
 
@@ -60,7 +69,11 @@ describe('tag filter', () => {
 
   it('"All" (de)selects only the visible tags and reports its state', () => {
     const visible = ['custom_loss/scalar', 'loss_op/scalar']
-    expect(toggleVisible(['accuracy/scalar'], visible, true, TAGS)).toEqual(['accuracy/scalar', 'custom_loss/scalar', 'loss_op/scalar'])
+    expect(toggleVisible(['accuracy/scalar'], visible, true, TAGS)).toEqual([
+      'accuracy/scalar',
+      'custom_loss/scalar',
+      'loss_op/scalar',
+    ])
     expect(toggleVisible(TAGS, visible, false, TAGS)).toEqual(['accuracy/scalar', 'fc3_out_mean/scalar'])
     expect(visibleSelectionState(['accuracy/scalar'], visible)).toBe('none')
     expect(visibleSelectionState(['loss_op/scalar'], visible)).toBe('some')
