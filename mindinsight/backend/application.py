@@ -1,40 +1,50 @@
-"""App factories. ``ASGI_APP`` is the module-level instance gunicorn serves.
+"""App factories: the Flask app and the ASGI front gunicorn serves.
 
-gunicorn is pointed at ``mindinsight.backend.application:ASGI_APP`` (the ASGI front of
-``serving.py`` around the Flask app ``APP``); ``mindinsight stop`` finds the server by that
-string in its command line.
+gunicorn is pointed at the factory target ``mindinsight.backend.application:create_server()``
+(``scripts/processes.py`` holds that string; ``mindinsight stop`` finds the server by it), so
+the app and its data manager are built in the worker process, never at import time.
 """
+
 from flask import Flask
 
+from mindinsight.cache.data_manager import DataManager
 from mindinsight.conf.settings import Settings
 
 
 def create_app(settings: Settings | None = None, start_loading: bool = True) -> Flask:
-    """Build the app for ``settings`` (default: from MINDINSIGHT_* environment variables)."""
+    """Build the app for ``settings`` (default: from MINDINSIGHT_* environment variables).
+
+    The app owns one ``DataManager`` over the summary base dir (``backend.context``); with
+    ``start_loading`` its reload thread starts at once.
+    """
+    from mindinsight.backend import api, context, errors_json, security_headers, ui
+
     settings = settings or Settings.from_env()
     app = Flask(__name__, static_folder=None)
     app.config["MI_SETTINGS"] = settings
     app.json.sort_keys = False
+    manager = DataManager(settings.summary_base_dir, reload_interval=settings.reload_interval)
+    context.attach_data_manager(app, manager)
 
-    from mindinsight.backend import blueprints
-    blueprints.register(app, settings, start_loading=start_loading)
+    prefix = settings.url_path_prefix
+    app.register_blueprint(ui.create_blueprint(), url_prefix=prefix or None)
+    api.register_routes(app, api.all_routes(), prefix)
+    errors_json.register(app)
+    security_headers.register(app)
+    if start_loading:
+        manager.start()
     return app
 
 
 def create_asgi_app(flask_app: Flask):
     """The ASGI front serving ``flask_app`` (built by ``create_app``)."""
+    from mindinsight.backend.context import data_manager
     from mindinsight.backend.serving import ServingFront
-    manager = flask_app.extensions["mindinsight.data_manager"]
+
+    manager = data_manager(flask_app)
     return ServingFront(flask_app, generation=lambda: manager.generation)
 
 
-def __getattr__(name):
-    # Built lazily so importing this module (tests, tools) does not start a server's loaders.
-    global APP, ASGI_APP
-    if name == "APP":
-        APP = create_app()
-        return APP
-    if name == "ASGI_APP":
-        ASGI_APP = create_asgi_app(__getattr__("APP") if "APP" not in globals() else APP)
-        return ASGI_APP
-    raise AttributeError(name)
+def create_server():
+    """What gunicorn serves: the ASGI front around an app built from the environment."""
+    return create_asgi_app(create_app())

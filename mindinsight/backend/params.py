@@ -4,11 +4,11 @@ Fields raise ``MindInsightError`` subclasses directly, so a blueprint gets eithe
 values or the exact documented error: missing/empty -> 50540003, not an integer ->
 50540001, out of range -> 50540002, a NUL byte -> 50545011, an over-long value -> 50540002.
 """
+
 from marshmallow import Schema, fields
 
 from mindinsight.conf.limits import MAX_PARAM_LENGTH
-from mindinsight.errors import (ParamMissError, ParamTypeError, ParamValueError,
-                                QueryStringContainsNullByteError)
+from mindinsight.errors import ParamMissError, ParamTypeError, ParamValueError, QueryStringContainsNullByteError
 
 
 def _check_text(name: str, value: str) -> str:
@@ -47,10 +47,12 @@ class IntParam(fields.Field):
             number = int(text)
         except ValueError:
             raise ParamTypeError(attr, "Integer") from None
-        if (self.minimum is not None and number < self.minimum) or \
-                (self.maximum is not None and number > self.maximum):
-            raise ParamValueError(self.range_message.format(name=attr) if self.range_message
-                                  else f"'{attr}' should in [{self.minimum}, {self.maximum}].")
+        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
+            raise ParamValueError(
+                self.range_message.format(name=attr)
+                if self.range_message
+                else f"'{attr}' should in [{self.minimum}, {self.maximum}]."
+            )
         return number
 
 
@@ -64,16 +66,43 @@ class BoolText(fields.Field):
         return text == "true"
 
 
-def load_args(schema: Schema, args, repeated=()) -> dict:
+class StringList(fields.Field):
+    """A JSON body field holding a list of strings (NUL bytes refused)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ParamTypeError(attr, "<class 'list'>")
+        if any("\x00" in item for item in value):
+            raise ParamValueError(f"'{attr}' contains a null byte.")
+        return value
+
+
+def load_args(schema: Schema, args) -> dict:
     """Parse ``args`` (a werkzeug MultiDict) with ``schema``; required fields that are
-    missing or empty raise ``ParamMissError`` in the schema's field order."""
+    missing or empty raise ``ParamMissError`` in the schema's field order. A ``TextList``
+    field takes every value of a repeated parameter."""
     raw = {}
     for name, field in schema.fields.items():
-        values = args.getlist(name) if name in repeated else args.get(name)
+        values = args.getlist(name) if isinstance(field, TextList) else args.get(name)
         empty = values in (None, "", [])
         if empty:
             if field.required:
                 raise ParamMissError(name)
             continue
         raw[name] = values
+    return schema.load(raw)
+
+
+def load_body(schema: Schema, body) -> dict:
+    """Parse a JSON request body (None when absent or not JSON) with ``schema``; a missing
+    body or required field raises ``ParamMissError``."""
+    if not isinstance(body, dict):
+        body = {}
+    raw = {}
+    for name, field in schema.fields.items():
+        if name not in body:
+            if field.required:
+                raise ParamMissError(name)
+            continue
+        raw[name] = body[name]
     return schema.load(raw)

@@ -1,9 +1,8 @@
-"""Serve the built single-page app (``mindinsight/ui/dist``) and the ui-config endpoint."""
+"""Serve the built single-page app (``mindinsight/ui/dist``)."""
 from pathlib import Path
 
-from flask import Blueprint, jsonify, redirect, send_from_directory
+from flask import Blueprint, redirect, send_from_directory
 
-from mindinsight.backend.view_marks import reusable_answer
 from mindinsight.errors import RouteNotFoundError
 
 DIST_DIR = Path(__file__).resolve().parent.parent / "ui" / "dist"
@@ -26,10 +25,5 @@ def create_blueprint() -> Blueprint:
     @blueprint.route("/graphvizlib.wasm")
     def graphviz_wasm():
         return redirect("static/js/graphvizlib.wasm")
-
-    @blueprint.route("/v1/mindinsight/ui-config")
-    @reusable_answer
-    def ui_config():
-        return jsonify({"enable_debugger": False})
 
     return blueprint

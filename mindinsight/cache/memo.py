@@ -5,6 +5,7 @@ samples, so a value derived from that object stays right while it is the current
 memo keeps each derived value with the samples object it came from and rebuilds it only
 when the tag's samples change. Bounded LRU: a request never waits for more than one build.
 """
+
 import threading
 from collections import OrderedDict
 from collections.abc import Callable

@@ -2,7 +2,7 @@
 import psutil
 
 # gunicorn is started with this app target; `stop` recognises our processes by it.
-APP_TARGET = "mindinsight.backend.application:ASGI_APP"
+APP_TARGET = "mindinsight.backend.application:create_server()"
 
 
 def listening_pids(port: int) -> set[int]:

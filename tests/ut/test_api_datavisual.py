@@ -1,25 +1,9 @@
 """The datavisual REST endpoints in-process (Flask test client) on real fixtures."""
+
 import pytest
 
-from mindinsight.backend.application import create_app
-from mindinsight.conf.settings import Settings
-from tests.ut.conftest import copy_job
 
 API = "/v1/mindinsight/datavisual"
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    base = tmp_path_factory.mktemp("base")
-    for name in ("b_summary_ops", "a_lenet_collector", "c_multi_runs/run1_momentum_lr0.01_bs32",
-                 "c_multi_runs/run2_momentum_lr0.005_bs16"):
-        copy_job(name, base / name.split("/")[-1])
-    (base / "lineage_only").mkdir()
-    copy_lineage = sorted((base / "a_lenet_collector").glob("*_lineage"))[0]
-    (base / "lineage_only" / copy_lineage.name).write_bytes(copy_lineage.read_bytes())
-    app = create_app(Settings(summary_base_dir=str(base), reload_interval=0).resolved(), start_loading=False)
-    app.extensions["mindinsight.data_manager"].load_all_now()
-    return app.test_client()
 
 
 def error_of(response):
@@ -28,15 +12,36 @@ def error_of(response):
 
 def test_train_jobs_listing(client):
     body = client.get(f"{API}/train-jobs").get_json()
-    assert body["total"] == 5 and body["load_status"] == "loaded" and body["name"].startswith("base")
+    assert body["total"] == 7 and body["load_status"] == "loaded" and body["name"].startswith("loaded_base")
     job = next(j for j in body["train_jobs"] if j["train_id"] == "./b_summary_ops")
-    assert list(job) == ["train_id", "relative_path", "create_time", "update_time", "profiler_dir",
-                         "profiler_type", "cache_status", "summary_files", "graph_files", "lineage_files",
-                         "dump_dir", "is_integrity", "plugins"]
+    assert list(job) == [
+        "train_id",
+        "relative_path",
+        "create_time",
+        "update_time",
+        "profiler_dir",
+        "profiler_type",
+        "cache_status",
+        "summary_files",
+        "graph_files",
+        "lineage_files",
+        "dump_dir",
+        "is_integrity",
+        "skipped_records",
+        "plugins",
+    ]
     assert job["cache_status"] == "CACHED" and job["summary_files"] == 1 and job["is_integrity"] is True
+    assert job["skipped_records"] == 0
     assert len(job["plugins"]["scalar"]) == 6
-    assert list(job["plugins"]) == ["image", "scalar", "graph", "optimized_graph", "histogram", "tensor",
-                                    "loss_landscape"]
+    assert list(job["plugins"]) == [
+        "image",
+        "scalar",
+        "graph",
+        "optimized_graph",
+        "histogram",
+        "tensor",
+        "loss_landscape",
+    ]
     lineage_only = next(j for j in body["train_jobs"] if j["train_id"] == "./lineage_only")
     assert lineage_only["cache_status"] == "NOT_IN_CACHE" and lineage_only["lineage_files"] == 1
 
@@ -44,17 +49,23 @@ def test_train_jobs_listing(client):
 def test_train_jobs_paging_uses_page_index(client):
     everything = [j["train_id"] for j in client.get(f"{API}/train-jobs?limit=999").get_json()["train_jobs"]]
     page = client.get(f"{API}/train-jobs?offset=1&limit=2").get_json()
-    assert [j["train_id"] for j in page["train_jobs"]] == everything[2:4] and page["total"] == 5
+    assert [j["train_id"] for j in page["train_jobs"]] == everything[2:4] and page["total"] == 7
     assert client.get(f"{API}/train-jobs?offset=99999999999999999999").get_json()["train_jobs"] == []
     filtered = client.get(f"{API}/train-jobs?train_id=./a_lenet_collector").get_json()
     assert filtered["total"] == 1 and filtered["train_jobs"][0]["train_id"] == "./a_lenet_collector"
     assert client.get(f"{API}/train-jobs?train_id=..%2Fetc").get_json()["total"] == 0
 
 
-@pytest.mark.parametrize("query,expected", [
-    ("limit=0", (400, "50540002")), ("limit=99999999", (400, "50540002")),
-    ("offset=-1", (400, "50540002")), ("offset=abc", (400, "50540001")),
-    ("train_id=.%2Fx%00", (400, "50545011"))])
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("limit=0", (400, "50540002")),
+        ("limit=99999999", (400, "50540002")),
+        ("offset=-1", (400, "50540002")),
+        ("offset=abc", (400, "50540001")),
+        ("train_id=.%2Fx%00", (400, "50545011")),
+    ],
+)
 def test_train_jobs_bad_params(client, query, expected):
     assert error_of(client.get(f"{API}/train-jobs?{query}")) == expected
 
@@ -66,24 +77,37 @@ def test_plugins(client):
     assert all(tags == [] for tags in empty.values())
 
 
-@pytest.mark.parametrize("query,expected", [
-    ("", (400, "50540003")), ("train_id=", (400, "50540003")), ("train_id=.%2Fnope", (400, "50545005")),
-    ("train_id=..%2F", (400, "50545005")), ("train_id=.%2F..%2F..%2Fetc", (400, "50545005")),
-    ("train_id=%2Fetc", (400, "50545005")), ("train_id=.%2Fb_summary_ops&manual_update=maybe", (400, "50540002")),
-    ("train_id=.%2Fb_summary_ops%00", (400, "50545011")), ("train_id=.%2F" + "a" * 5000, (400, "50540002"))])
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("", (400, "50540003")),
+        ("train_id=", (400, "50540003")),
+        ("train_id=.%2Fnope", (400, "50545005")),
+        ("train_id=..%2F", (400, "50545005")),
+        ("train_id=.%2F..%2F..%2Fetc", (400, "50545005")),
+        ("train_id=%2Fetc", (400, "50545005")),
+        ("train_id=.%2Fb_summary_ops&manual_update=maybe", (400, "50540002")),
+        ("train_id=.%2Fb_summary_ops%00", (400, "50545011")),
+        ("train_id=.%2F" + "a" * 5000, (400, "50540002")),
+    ],
+)
 def test_plugins_bad_params(client, query, expected):
     assert error_of(client.get(f"{API}/plugins?{query}")) == expected
 
 
 def test_null_byte_message(client):
     body = client.get(f"{API}/plugins?train_id=.%2Frun%00").get_json()
-    assert body["error_msg"] == "Query string contains null byte error. Detail: train job id: ./run\x00 contains null byte."
+    assert (
+        body["error_msg"]
+        == "Query string contains null byte error. Detail: train job id: ./run\x00 contains null byte."
+    )
 
 
 def test_single_job(client):
     body = client.get(f"{API}/single-job?train_id=./a_lenet_collector&plugin_name=image").get_json()
-    assert body == {"train_jobs": [{"id": "./a_lenet_collector", "name": "./a_lenet_collector",
-                                    "tags": ["input_data/auto/image"]}]}
+    assert body == {
+        "train_jobs": [{"id": "./a_lenet_collector", "name": "./a_lenet_collector", "tags": ["input_data/auto/image"]}]
+    }
     assert error_of(client.get(f"{API}/single-job?train_id=./b_summary_ops&plugin_name=foo")) == (400, "5054500B")
     assert error_of(client.get(f"{API}/single-job?train_id=./b_summary_ops")) == (400, "50540003")
     assert error_of(client.get(f"{API}/single-job?plugin_name=scalar")) == (400, "50540003")
@@ -98,22 +122,32 @@ def test_scalar_metadata_values(client):
     assert points[148]["value"] == pytest.approx(14.9) and list(points[0]) == ["wall_time", "step", "value"]
 
 
-@pytest.mark.parametrize("query,expected", [
-    ("train_id=.%2Fb_summary_ops&tag=nope%2Fscalar", (400, "5054500E")),
-    ("train_id=.%2Fb_summary_ops", (400, "50540003")), ("tag=a", (400, "50540003")),
-    ("train_id=&tag=a", (400, "50540003")), ("train_id=..%2F&tag=a", (400, "50545005")),
-    ("train_id=.%2F..%2Fb_summary_ops&tag=loss_op%2Fscalar", (400, "50545005")),
-    ("train_id=.%2Fb_summary_ops&tag=input_image%2Fimage", (400, "50540001")),
-    ("train_id=.%2Flineage_only&tag=a", (400, "50545005"))])
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("train_id=.%2Fb_summary_ops&tag=nope%2Fscalar", (400, "5054500E")),
+        ("train_id=.%2Fb_summary_ops", (400, "50540003")),
+        ("tag=a", (400, "50540003")),
+        ("train_id=&tag=a", (400, "50540003")),
+        ("train_id=..%2F&tag=a", (400, "50545005")),
+        ("train_id=.%2F..%2Fb_summary_ops&tag=loss_op%2Fscalar", (400, "50545005")),
+        ("train_id=.%2Fb_summary_ops&tag=input_image%2Fimage", (400, "50540001")),
+        ("train_id=.%2Flineage_only&tag=a", (400, "50545005")),
+    ],
+)
 def test_scalar_metadata_errors(client, query, expected):
     assert error_of(client.get(f"{API}/scalar/metadata?{query}")) == expected
 
 
 def test_scalars_comparison(client):
     run1, run2 = "./run1_momentum_lr0.01_bs32", "./run2_momentum_lr0.005_bs16"
-    body = client.get(f"{API}/scalars?train_id={run1}&train_id={run2}&train_id=./nope&tag=loss/auto/scalar"
-                      "&tag=nope/scalar").get_json()
-    assert [(s["train_id"], s["tag"]) for s in body["scalars"]] == [(run1, "loss/auto/scalar"), (run2, "loss/auto/scalar")]
+    body = client.get(
+        f"{API}/scalars?train_id={run1}&train_id={run2}&train_id=./nope&tag=loss/auto/scalar&tag=nope/scalar"
+    ).get_json()
+    assert [(s["train_id"], s["tag"]) for s in body["scalars"]] == [
+        (run1, "loss/auto/scalar"),
+        (run2, "loss/auto/scalar"),
+    ]
     assert body["scalars"][1]["values"][-1]["step"] == 240
     for query in ("", "?train_id=./b_summary_ops", "?train_id=..%2F&tag=loss_op/scalar"):
         assert client.get(f"{API}/scalars{query}").get_json() == {"scalars": []}
@@ -125,8 +159,10 @@ def test_train_job_caches(client):
     assert error_of(client.post(f"{API}/train-job-caches")) == (400, "50540003")
     assert error_of(client.post(f"{API}/train-job-caches", json={"train_ids": "./x"})) == (400, "50540001")
     assert error_of(client.post(f"{API}/train-job-caches", json={"train_ids": [1]})) == (400, "50540001")
-    assert error_of(client.post(f"{API}/train-job-caches", data="{not json", content_type="application/json")) \
-        == (400, "50540003")
+    assert error_of(client.post(f"{API}/train-job-caches", data="{not json", content_type="application/json")) == (
+        400,
+        "50540003",
+    )
 
 
 def test_routing_errors_and_headers(client):
@@ -148,7 +184,8 @@ def test_static_path_cannot_escape(client):
 def test_unexpected_error_is_json_500(client, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("bug")
-    monkeypatch.setattr("mindinsight.services.datavisual.train_jobs.list_train_jobs", boom)
+
+    monkeypatch.setattr("mindinsight.services.train_jobs.list_train_jobs", boom)
     response = client.get(f"{API}/train-jobs")
     assert response.status_code == 500
     assert response.get_json() == {"error_code": "50540000", "error_msg": "System error."}

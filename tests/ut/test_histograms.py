@@ -1,20 +1,20 @@
 """Histogram display re-binning (behaviour.md 4.2) and the histograms endpoint on a real log."""
+
 import numpy as np
 import pytest
 
-from mindinsight.backend.application import create_app
+from mindinsight.backend.context import data_manager
 from mindinsight.conf.plugins import PluginName
-from mindinsight.conf.settings import Settings
 from mindinsight.ingest.kinds.histogram import HistogramSample
-from mindinsight.services.datavisual.histograms import display_bins, display_histograms, rebin
-from tests.ut.conftest import copy_job
+from mindinsight.services.histograms import display_bins, display_histograms, rebin
 
 API = "/v1/mindinsight/datavisual"
 TAG = "conv1_out/histogram"
 
 
-@pytest.mark.parametrize("count, bins", [(0, 1), (1, 2), (5, 2), (6, 3), (10, 3), (11, 3), (21, 4),
-                                         (280, 29), (281, 30), (10**9, 30)])
+@pytest.mark.parametrize(
+    "count, bins", [(0, 1), (1, 2), (5, 2), (6, 3), (10, 3), (11, 3), (21, 4), (280, 29), (281, 30), (10**9, 30)]
+)
 def test_display_bins(count, bins):
     assert display_bins(count) == bins
 
@@ -22,7 +22,7 @@ def test_display_bins(count, bins):
 def test_rebin_spreads_counts_by_overlap_and_rounds_up():
     buckets = np.array([[0.0, 1.0, 4.0], [1.0, 1.0, 6.0]])
     assert rebin(buckets, 0.0, 0.5, 4) == [2, 2, 3, 3]
-    assert rebin(np.array([[0.0, 2.0, 3.0]]), 0.0, 1.0, 2) == [2, 2]      # 1.5 each, rounded up
+    assert rebin(np.array([[0.0, 2.0, 3.0]]), 0.0, 1.0, 2) == [2, 2]  # 1.5 each, rounded up
     assert rebin(np.array([[0.1, 0.3, 3.0]]), 0.0, 0.1, 5) == [0, 1, 1, 1, 0]  # float error stays out
 
 
@@ -31,8 +31,11 @@ def test_rebin_puts_zero_width_buckets_whole():
 
 
 def samples(*histograms):
-    return {"step": np.arange(1, len(histograms) + 1), "wall_time": np.arange(len(histograms), dtype=float),
-            "histogram": list(histograms)}
+    return {
+        "step": np.arange(1, len(histograms) + 1),
+        "wall_time": np.arange(len(histograms), dtype=float),
+        "histogram": list(histograms),
+    }
 
 
 def test_all_steps_share_one_grid_and_empty_steps_are_zero():
@@ -42,7 +45,7 @@ def test_all_steps_share_one_grid_and_empty_steps_are_zero():
     answer = display_histograms(samples(first, second, empty))
     assert [item["step"] for item in answer] == [1, 2, 3]
     grids = {tuple((left, width) for left, width, _ in item["buckets"]) for item in answer}
-    assert grids == {((0.0, 1.0), (1.0, 1.0))}        # range 0..2, 3 values -> 2 bins
+    assert grids == {((0.0, 1.0), (1.0, 1.0))}  # range 0..2, 3 values -> 2 bins
     assert [[count for *_, count in item["buckets"]] for item in answer] == [[3, 0], [0, 2], [0, 0]]
 
 
@@ -51,14 +54,9 @@ def test_a_single_value_range_is_widened():
     assert answer[0]["buckets"] == [[1.5, 0.5, 0], [2.0, 0.5, 4]]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    base = tmp_path_factory.mktemp("base")
-    copy_job("b_summary_ops", base / "b_summary_ops")
-    app = create_app(Settings(summary_base_dir=str(base), reload_interval=0).resolved(), start_loading=False)
-    manager = app.extensions["mindinsight.data_manager"]
-    manager.load_all_now()
-    return app.test_client(), manager
+@pytest.fixture
+def served(loaded_app):
+    return loaded_app.test_client(), data_manager(loaded_app)
 
 
 def test_histograms_of_a_real_log(served):
@@ -72,15 +70,18 @@ def test_histograms_of_a_real_log(served):
     assert len(lefts) == 1 and len(next(iter(lefts))) == 30
     for item, sample in zip(body["histograms"], kept["histogram"]):
         total = sum(bucket[2] for bucket in item["buckets"])
-        assert sample.count <= total <= sample.count + 30     # every bin rounds up at most once
+        assert sample.count <= total <= sample.count + 30  # every bin rounds up at most once
 
 
-@pytest.mark.parametrize("query, status, code", [
-    ({"train_id": "./b_summary_ops", "tag": "nope"}, 400, "5054500F"),
-    ({"train_id": "./b_summary_ops"}, 400, "50540003"),
-    ({"train_id": "./missing", "tag": TAG}, 400, "50545005"),
-    ({"train_id": "../b_summary_ops", "tag": TAG}, 400, "50545005"),
-])
+@pytest.mark.parametrize(
+    "query, status, code",
+    [
+        ({"train_id": "./b_summary_ops", "tag": "nope"}, 400, "5054500F"),
+        ({"train_id": "./b_summary_ops"}, 400, "50540003"),
+        ({"train_id": "./missing", "tag": TAG}, 400, "50545005"),
+        ({"train_id": "../b_summary_ops", "tag": TAG}, 400, "50545005"),
+    ],
+)
 def test_histograms_errors(served, query, status, code):
     response = served[0].get(f"{API}/histograms", query_string=query)
     assert (response.status_code, response.get_json()["error_code"]) == (status, code)

@@ -4,11 +4,13 @@ import json
 
 import pytest
 
-from mindinsight.backend.application import create_app, create_asgi_app
+from mindinsight.backend.application import create_asgi_app
+from mindinsight.backend.context import data_manager
 from mindinsight.backend.security_headers import HEADERS
 from mindinsight.backend.serving import Answer, AnswerCache
 from mindinsight.conf.settings import Settings
 from mindinsight.summary import SummaryWriter
+from tests.helpers.apps import make_app
 
 API = "/v1/mindinsight/datavisual"
 
@@ -33,9 +35,8 @@ class CountingWSGI:
 @pytest.fixture
 def served(tmp_path):
     write_steps(tmp_path / "job", range(1, 21))
-    app = create_app(Settings(summary_base_dir=str(tmp_path), reload_interval=0).resolved(), start_loading=False)
-    manager = app.extensions["mindinsight.data_manager"]
-    manager.load_all_now()
+    app = make_app(tmp_path)
+    manager = data_manager(app)
     counter = CountingWSGI(app.wsgi_app)
     app.wsgi_app = counter
     front = create_asgi_app(app)

@@ -1,4 +1,5 @@
 """Train-job listing, plugin tags and detail-cache requests."""
+
 import os
 import time
 
@@ -6,6 +7,7 @@ from mindinsight.cache.data_manager import CacheStatus, DataManager
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
 from mindinsight.ingest.discovery import SummaryDirInfo
+from mindinsight.services.jobs import cached_job_data
 
 
 def format_time(timestamp: float) -> str:
@@ -37,8 +39,15 @@ def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
         "lineage_files": info.lineage_files,
         "dump_dir": None,
         "is_integrity": manager.is_integrity(info.train_id),
+        # Ours: records skipped for a CRC mismatch or a broken length (0 for a sound job).
+        "skipped_records": _skipped_records(manager, info.train_id),
         "plugins": job_plugins(manager, info.train_id),
     }
+
+
+def _skipped_records(manager: DataManager, train_id: str) -> int:
+    counter = getattr(manager, "skipped_records", None)
+    return counter(train_id) if counter else 0
 
 
 def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str | None = None) -> dict:
@@ -49,7 +58,7 @@ def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str
     else:
         infos = manager.briefs()
     start = offset * limit
-    page = infos[start:start + limit] if start < len(infos) else []
+    page = infos[start : start + limit] if start < len(infos) else []
     return {
         "name": os.path.basename(manager.summary_base_dir.rstrip(os.sep)) or manager.summary_base_dir,
         "total": len(infos),
@@ -71,9 +80,7 @@ def single_job(manager: DataManager, train_id: str, plugin_name: str) -> dict:
     """Tags of one plugin of a cached job."""
     if not PluginName.is_valid(plugin_name):
         raise PluginNotAvailableError(f"'plugin_name' only can be one of {PluginName.names()}")
-    data = manager.job_data(train_id)
-    if data is None:
-        raise TrainJobNotExistError("Can not find the given train job in cache.")
+    data = cached_job_data(manager, train_id)
     return {"train_jobs": [{"id": train_id, "name": train_id, "tags": data.tags(PluginName(plugin_name))}]}
 
 

@@ -1,4 +1,5 @@
 """Histograms of one tag, re-binned onto one grid shared by every kept step (behaviour.md 4.2)."""
+
 import math
 
 import numpy as np
@@ -6,7 +7,8 @@ import numpy as np
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
-from mindinsight.errors import HistogramNotExistError, TrainJobNotExistError
+from mindinsight.errors import HistogramNotExistError
+from mindinsight.services.jobs import cached_job_data
 
 
 def display_bins(max_count: int) -> int:
@@ -31,11 +33,13 @@ def rebin(buckets: np.ndarray, low: float, width: float, bins: int) -> list[int]
         edges = low + width * np.arange(bins + 1)
         spread = widths > 0
         if spread.any():
-            overlap = (np.minimum(lefts[spread, None] + widths[spread, None], edges[None, 1:])
-                       - np.maximum(lefts[spread, None], edges[None, :-1])).clip(min=0)
+            overlap = (
+                np.minimum(lefts[spread, None] + widths[spread, None], edges[None, 1:])
+                - np.maximum(lefts[spread, None], edges[None, :-1])
+            ).clip(min=0)
             counts += (values[spread, None] * overlap / widths[spread, None]).sum(axis=0)
         points = ~spread
-        if points.any():   # a zero-width bucket puts its whole count into the bin holding it
+        if points.any():  # a zero-width bucket puts its whole count into the bin holding it
             index = np.floor((lefts[points] - low) / width).astype(np.int64).clip(0, bins - 1)
             np.add.at(counts, index, values[points])
     # Rounded to 1e-9 first so float error in the overlaps never turns 3.0 into 4.
@@ -56,17 +60,20 @@ def display_histograms(samples: dict) -> list[dict]:
     answer = []
     for wall_time, step, histogram in zip(samples["wall_time"].tolist(), samples["step"].tolist(), histograms):
         counts = rebin(histogram.buckets, low, width, bins) if histogram.count > 0 else [0] * bins
-        answer.append({"wall_time": wall_time, "step": step,
-                       "buckets": [[left, width, count] for left, count in zip(lefts, counts)]})
+        answer.append(
+            {
+                "wall_time": wall_time,
+                "step": step,
+                "buckets": [[left, width, count] for left, count in zip(lefts, counts)],
+            }
+        )
     return answer
 
 
 def histograms(manager: DataManager, train_id: str, tag: str) -> dict:
     """Every kept step of one histogram tag, or the documented error."""
-    data = manager.job_data(train_id)
-    if data is None:
-        raise TrainJobNotExistError("Can not find the given train job in cache.")
-    samples = data.samples(PluginName.HISTOGRAM, tag)
-    if samples is None:
+    data = cached_job_data(manager, train_id)
+    grid = manager.derived.get(data, PluginName.HISTOGRAM, tag, "display", display_histograms)
+    if grid is None:
         raise HistogramNotExistError("Can not find any data in this train job by given tag.")
-    return {"train_id": train_id, "tag": tag, "histograms": display_histograms(samples)}
+    return {"train_id": train_id, "tag": tag, "histograms": grid}

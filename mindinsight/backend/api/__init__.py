@@ -1,0 +1,14 @@
+"""Every REST topic, in one list the app factory, the tests and the OpenAPI document iterate."""
+
+from mindinsight.backend.api import histograms, scalars, train_jobs, ui_config
+from mindinsight.backend.api.routing import ApiRoute, Topic, register_routes
+
+TOPICS: list[Topic] = [m.TOPIC for m in (train_jobs, scalars, histograms, ui_config)]
+
+
+def all_routes() -> list[ApiRoute]:
+    """Every declared API route."""
+    return [route for topic in TOPICS for route in topic.routes]
+
+
+__all__ = ["TOPICS", "all_routes", "register_routes"]

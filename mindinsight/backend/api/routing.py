@@ -1,0 +1,115 @@
+"""API routes declared once: path, method, parameters, serving mark, errors, an example.
+
+A topic module (``backend/api/<topic>.py``) declares its routes on a ``Topic``; the app
+factory registers every topic of ``backend/api/__init__.py``. The declaration is the one
+place a route's input is validated (its ``args`` / ``body`` schema, parsed before the view
+runs), and what the route-walking test and the OpenAPI document read.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from flask import Flask, Response, request
+from marshmallow import Schema
+
+from mindinsight.backend.context import data_manager
+from mindinsight.backend.json_answers import json_response
+from mindinsight.backend.params import load_args, load_body
+from mindinsight.backend.view_marks import MARK_ATTRIBUTE, MARKS
+
+API_PREFIX = "/v1/mindinsight"
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    """One REST route.
+
+    ``view(manager, **params)`` returns JSON-able data or a ``Response``; ``params`` are the
+    validated query parameters (``args``) and body fields (``body``). ``errors`` lists the
+    error classes a caller can cause beyond bad parameters; ``example`` is a valid query on
+    the test fixtures (``{"train_id": ...}`` and the rest), used by the route-walking test.
+    """
+
+    topic: str
+    rule: str
+    method: str
+    view: Callable
+    serving: str
+    summary: str
+    args: Schema | None = None
+    body: Schema | None = None
+    errors: tuple = ()
+    example: dict = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        """The full path below the server root (without a --url-path-prefix)."""
+        return API_PREFIX + self.rule
+
+    @property
+    def endpoint(self) -> str:
+        return f"api.{self.topic}.{self.view.__name__}"
+
+
+class Topic:
+    """The routes of one REST topic (train jobs, scalars, images, ...)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.routes: list[ApiRoute] = []
+
+    def route(
+        self,
+        method: str,
+        rule: str,
+        *,
+        serving: str,
+        args: Schema | None = None,
+        body: Schema | None = None,
+        errors: tuple = (),
+        example: dict | None = None,
+    ):
+        """Declare the decorated function as the view of ``method rule``."""
+        if serving not in MARKS:
+            raise ValueError(f"{rule}: serving must be one of {MARKS}")
+
+        def declare(view: Callable) -> Callable:
+            summary = (view.__doc__ or "").strip().splitlines()[0] if view.__doc__ else view.__name__
+            self.routes.append(
+                ApiRoute(
+                    self.name, rule, method, view, serving, summary, args, body, tuple(errors), dict(example or {})
+                )
+            )
+            return view
+
+        return declare
+
+    def get(self, rule: str, **options):
+        return self.route("GET", rule, **options)
+
+    def post(self, rule: str, **options):
+        return self.route("POST", rule, **options)
+
+    def put(self, rule: str, **options):
+        return self.route("PUT", rule, **options)
+
+
+def _flask_view(route: ApiRoute) -> Callable:
+    def view():
+        params = load_args(route.args, request.args) if route.args is not None else {}
+        if route.body is not None:
+            params.update(load_body(route.body, request.get_json(silent=True)))
+        result = route.view(data_manager(), **params)
+        return result if isinstance(result, Response) else json_response(result)
+
+    view.__name__ = route.endpoint
+    setattr(view, MARK_ATTRIBUTE, route.serving)
+    return view
+
+
+def register_routes(app: Flask, routes: list[ApiRoute], url_path_prefix: str = "") -> None:
+    """Add ``routes`` to ``app`` below ``url_path_prefix``."""
+    for route in routes:
+        app.add_url_rule(
+            url_path_prefix + route.path, endpoint=route.endpoint, view_func=_flask_view(route), methods=[route.method]
+        )

@@ -1,0 +1,17 @@
+"""The one way backend code reaches the data manager of the app serving the request."""
+
+from flask import Flask, current_app
+
+from mindinsight.cache.data_manager import DataManager
+
+_EXTENSION = "mindinsight.data_manager"
+
+
+def attach_data_manager(app: Flask, manager: DataManager) -> None:
+    """Make ``manager`` the data manager of ``app`` (done once by the app factory)."""
+    app.extensions[_EXTENSION] = manager
+
+
+def data_manager(app: Flask | None = None) -> DataManager:
+    """The data manager of ``app`` (default: the app of the current request)."""
+    return (app or current_app).extensions[_EXTENSION]

@@ -1,1 +1,0 @@
-"""Datavisual processors: train jobs, tags and per-plugin data."""

@@ -1,0 +1,81 @@
+"""Derived answers: kept while a tag's samples are unchanged, serialized once per change."""
+
+from flask import jsonify
+
+from mindinsight.backend.context import data_manager
+from mindinsight.backend.json_answers import json_response
+from mindinsight.cache.memo import Derived, DerivedValues
+from mindinsight.conf.plugins import PluginName
+from mindinsight.services import scalars
+from mindinsight.summary import SummaryWriter
+from tests.helpers.apps import make_app
+
+API = "/v1/mindinsight/datavisual"
+
+
+def test_body_equals_jsonify_and_follows_new_samples(tmp_path):
+    job = tmp_path / "run"
+    writer = SummaryWriter(job, timestamp=100)
+    for step in range(1, 50):
+        writer.add_values(
+            step, {"loss": 1.0 / step, "odd": [float("nan"), float("inf"), 2.5][step % 3], "ünï": step * 0.1}
+        )
+    writer.flush()
+    app = make_app(tmp_path)
+    manager = data_manager(app)
+    client = app.test_client()
+    for tag in ("loss/scalar", "odd/scalar", "ünï/scalar"):
+        response = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": tag})
+        with app.app_context():
+            expected = jsonify(dict(scalars.scalar_metadata(manager, "./run", tag))).get_data()
+        assert response.status_code == 200 and response.mimetype == "application/json"
+        assert response.get_data() == expected
+    first_answer = scalars.scalar_metadata(manager, "./run", "loss/scalar")
+    assert scalars.scalar_metadata(manager, "./run", "loss/scalar") is first_answer
+    first = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": "loss/scalar"})
+    assert len(first.get_json()["metadatas"]) == 49
+
+    writer.add_values(50, {"loss": 0.125})
+    writer.close()
+    manager.load_pass()
+    assert scalars.scalar_metadata(manager, "./run", "loss/scalar") is not first_answer
+    after = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": "loss/scalar"})
+    points = after.get_json()["metadatas"]
+    assert len(points) == 50 and points[-1]["step"] == 50 and points[-1]["value"] == 0.125
+
+
+class FakeData:
+    def __init__(self):
+        self.current = {"step": [1]}
+
+    def samples(self, plugin, tag):
+        return self.current if tag == "t" else None
+
+
+def test_memo_rebuilds_only_when_samples_change_and_is_bounded():
+    memo = DerivedValues(size=2)
+    data = FakeData()
+    builds = []
+
+    def build(samples):
+        builds.append(samples)
+        return Derived(n=len(builds))
+
+    first = memo.get(data, PluginName.SCALAR, "t", "x", build)
+    assert memo.get(data, PluginName.SCALAR, "t", "x", build) is first and len(builds) == 1
+    data.current = {"step": [1, 2]}
+    assert memo.get(data, PluginName.SCALAR, "t", "x", build) is not first and len(builds) == 2
+    assert memo.get(data, PluginName.SCALAR, "missing", "x", build) is None
+    others = [FakeData() for _ in range(3)]
+    for other in others:
+        memo.get(other, PluginName.SCALAR, "t", "x", build)
+    assert len(memo._entries) == 2
+
+
+def test_serialized_derived_answer_is_reused_per_object(loaded_app):
+    payload = Derived(metadatas=[{"step": 1}])
+    with loaded_app.app_context():
+        one = json_response(payload).get_data()
+        payload["metadatas"].append({"step": 2})  # never done to a live answer: proves reuse
+        assert json_response(payload).get_data() == one
+        assert json_response(dict(payload)).get_data() != one
