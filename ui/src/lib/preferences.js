@@ -68,6 +68,20 @@ export function clampInterval(seconds) {
   return Math.min(MAX_REFRESH_SECONDS, Math.max(MIN_REFRESH_SECONDS, value))
 }
 
+/**
+ * Checks an interval the user typed. Returns `{ seconds }` for a whole number of seconds in
+ * MIN..MAX, else `{ error }`: 'empty', 'notNumber' (letters, decimals, signs) or 'outOfRange'.
+ * Unlike clampInterval (for stored values), nothing is guessed: the user is told what is wrong.
+ */
+export function parseInterval(text) {
+  const value = String(text ?? '').trim()
+  if (value === '') return { error: 'empty' }
+  if (!/^\d+$/.test(value)) return { error: 'notNumber' }
+  const seconds = Number(value)
+  if (seconds < MIN_REFRESH_SECONDS || seconds > MAX_REFRESH_SECONDS) return { error: 'outOfRange' }
+  return { seconds }
+}
+
 export function loadAutoRefresh(storage) {
   const enabled = read(storage, KEYS.autoRefresh)
   const interval = read(storage, KEYS.interval)
