@@ -5,6 +5,7 @@ import {
   loadAutoRefresh,
   loadTheme,
   normalizeLocale,
+  parseInterval,
   saveAutoRefresh,
   saveLocale,
   saveTheme,
@@ -50,5 +51,25 @@ describe('auto refresh preference', () => {
     expect(clampInterval(1)).toBe(3)
     expect(clampInterval('abc')).toBe(10)
     expect(clampInterval(42.4)).toBe(42)
+  })
+})
+
+describe('typed refresh interval', () => {
+  it('accepts whole seconds from 3 to 300', () => {
+    expect(parseInterval('3')).toEqual({ seconds: 3 })
+    expect(parseInterval(' 300 ')).toEqual({ seconds: 300 })
+    expect(parseInterval('015')).toEqual({ seconds: 15 })
+  })
+
+  it('refuses anything else and says why, instead of guessing a value', () => {
+    expect(parseInterval('')).toEqual({ error: 'empty' })
+    expect(parseInterval('   ')).toEqual({ error: 'empty' })
+    expect(parseInterval(null)).toEqual({ error: 'empty' })
+    for (const text of ['abc', '10s', '7.5', '-5', '+5', '1e2', '0x10']) {
+      expect(parseInterval(text), text).toEqual({ error: 'notNumber' })
+    }
+    expect(parseInterval('2')).toEqual({ error: 'outOfRange' })
+    expect(parseInterval('0')).toEqual({ error: 'outOfRange' })
+    expect(parseInterval('301')).toEqual({ error: 'outOfRange' })
   })
 })
