@@ -4,9 +4,12 @@ Metadata lives in pyproject.toml. ``pip install .`` runs ``npm ci`` and ``npm ru
 ``ui/`` so the installed package serves the UI without Node. Set
 ``MINDINSIGHT_SKIP_UI_BUILD=1`` to package an already built ``mindinsight/ui/dist`` as is.
 """
+
 import os
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 from setuptools import setup
@@ -15,6 +18,18 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 UI_DIR = ROOT / "ui"
 DIST_INDEX = ROOT / "mindinsight" / "ui" / "dist" / "index.html"
+
+
+def say(message: str) -> None:
+    """One progress line on stderr: pip shows the build's output with ``-v`` (always in its log)."""
+    print(f"mindinsight: {message}", file=sys.stderr, flush=True)
+
+
+def run_npm(npm: str, *args: str) -> None:
+    say(f"npm {' '.join(args)}")
+    # Output is not captured: npm writes straight to this build's stdout/stderr, which pip shows
+    # as it comes with `pip install -v .` and replays if the build fails.
+    subprocess.run([npm, *args], cwd=UI_DIR, check=True)
 
 
 def build_ui() -> None:
@@ -30,8 +45,11 @@ def build_ui() -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeError("npm (Node.js >= 20) is needed to build the dashboard UI")
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=UI_DIR, check=True)
-    subprocess.run([npm, "run", "build"], cwd=UI_DIR, check=True)
+    started = time.monotonic()
+    say("building the web UI with npm (about half a minute; `pip install -v` shows npm's output)")
+    run_npm(npm, "ci", "--no-audit", "--no-fund")
+    run_npm(npm, "run", "build")
+    say(f"web UI built into mindinsight/ui/dist in {time.monotonic() - started:.0f} s")
 
 
 class BuildPyWithUI(build_py):
