@@ -8,11 +8,9 @@ import threading
 from collections import OrderedDict
 
 from mindinsight.conf import limits
-from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FILE, PluginName
+from mindinsight.conf.plugins import PluginName
 from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
-
-_PROTECTED_TAGS = {PREFERRED_GRAPH_FILE, PREFERRED_GRAPH_FILE + OPTIMIZED_GRAPH_SUFFIX}
 
 
 class JobData:
@@ -64,7 +62,7 @@ class JobData:
                 candidates = list(self._series)
             else:
                 break
-            victim = next((k for k in candidates if k[1] not in _PROTECTED_TAGS), None)
+            victim = next((k for k in candidates if k[1] not in KINDS[k[0]].preferred_tags), None)
             if victim is None:
                 return None
             del self._series[victim]
@@ -81,8 +79,9 @@ class JobData:
         """Tags of ``plugin``, sorted; the preferred graph file first among graph tags."""
         with self.lock:
             names = sorted(tag for (p, tag) in self._series if p == plugin)
-        if plugin in (PluginName.GRAPH, PluginName.OPTIMIZED_GRAPH):
-            names.sort(key=lambda tag: tag not in _PROTECTED_TAGS)
+        preferred = KINDS[plugin].preferred_tags
+        if preferred:
+            names.sort(key=lambda tag: tag not in preferred)
         return names
 
     def all_tags(self) -> dict[str, list[str]]:

@@ -23,6 +23,7 @@ class Kind:
     value_field: str | None = None
     decode: Callable | None = None
     lazy: bool = False
+    preferred_tags: frozenset = frozenset()  # listed first and never evicted by the tag limits
 
     @property
     def tag_suffix(self) -> str:

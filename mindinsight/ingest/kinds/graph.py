@@ -5,7 +5,7 @@ The optimized view is a second kind over the same graphs (``<tag> (optimized)``)
 """
 
 from mindinsight.conf import limits
-from mindinsight.conf.plugins import PluginName
+from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FILE, PluginName
 from mindinsight.ingest.kinds.base import Kind
 
 KIND = Kind(
@@ -14,6 +14,7 @@ KIND = Kind(
     limits.STEPS_PER_TAG[PluginName.GRAPH],
     max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.GRAPH],
     lazy=True,
+    preferred_tags=frozenset({PREFERRED_GRAPH_FILE}),
 )
 OPTIMIZED_KIND = Kind(
     PluginName.OPTIMIZED_GRAPH,
@@ -21,4 +22,5 @@ OPTIMIZED_KIND = Kind(
     limits.STEPS_PER_TAG[PluginName.OPTIMIZED_GRAPH],
     max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.OPTIMIZED_GRAPH],
     lazy=True,
+    preferred_tags=frozenset({PREFERRED_GRAPH_FILE + OPTIMIZED_GRAPH_SUFFIX}),
 )
