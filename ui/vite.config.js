@@ -1,11 +1,25 @@
 import { defineConfig } from 'vite'
 import vue from '@vitejs/plugin-vue'
+import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+import { constants as zlib } from 'node:zlib'
 
 // The built app is served by the Python server from mindinsight/ui/dist, possibly under a
 // --url-path-prefix, so every URL in the bundle is relative ('./static/...') and routing is by hash.
 export default defineConfig({
   base: './',
-  plugins: [vue()],
+  plugins: [
+    vue(),
+    // Each file is also written gzip- and brotli-compressed at the highest levels (once, at build
+    // time), so the server sends those bytes as they are instead of compressing per request.
+    compression({
+      algorithms: [
+        defineAlgorithm('gzip', { level: 9 }),
+        defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+      ],
+      threshold: 1024,
+      logLevel: 'silent',
+    }),
+  ],
   define: {
     __VUE_I18N_FULL_INSTALL__: true,
     __VUE_I18N_LEGACY_API__: false,
