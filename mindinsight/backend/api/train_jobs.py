@@ -33,7 +33,9 @@ class TrainJobCachesBody(Schema):
     train_ids = StringList(required=True)
 
 
-@TOPIC.get("/datavisual/train-jobs", serving=REUSABLE, args=TrainJobsArgs())
+@TOPIC.get(
+    "/datavisual/train-jobs", serving=REUSABLE, args=TrainJobsArgs(), example={"train_id": EXAMPLE_JOB, "limit": 5}
+)
 def list_train_jobs(manager, offset, limit, train_id=None):
     """One page of train jobs (``offset`` is a page index), newest update first."""
     return train_jobs.list_train_jobs(manager, offset, limit, train_id)
