@@ -1,8 +1,9 @@
 """Query/body parameter parsing with marshmallow, raising the original's error codes.
 
 Fields raise ``MindInsightError`` subclasses directly, so a blueprint gets either clean
-values or the exact documented error: missing/empty -> 50540003, not an integer ->
+values or the exact documented error: missing/empty/null -> 50540003, not an integer ->
 50540001, out of range -> 50540002, a NUL byte -> 50545011, an over-long value -> 50540002.
+Each field class lists what it raises in ``errors`` (the OpenAPI document shows them).
 """
 
 from marshmallow import Schema, fields
@@ -20,8 +21,13 @@ def _check_text(name: str, value: str) -> str:
     return value
 
 
+_TEXT_ERRORS = (QueryStringContainsNullByteError, ParamValueError)
+
+
 class Text(fields.String):
     """A string parameter (NUL and length checked)."""
+
+    errors = _TEXT_ERRORS
 
     def _deserialize(self, value, attr, data, **kwargs):
         return _check_text(attr, str(value))
@@ -30,12 +36,16 @@ class Text(fields.String):
 class TextList(fields.Field):
     """A repeated query parameter (``?train_id=a&train_id=b``) as a list of strings."""
 
+    errors = _TEXT_ERRORS
+
     def _deserialize(self, value, attr, data, **kwargs):
         return [_check_text(attr, str(item)) for item in value]
 
 
 class IntParam(fields.Field):
     """An integer parameter with an optional inclusive range."""
+
+    errors = (*_TEXT_ERRORS, ParamTypeError)
 
     def __init__(self, minimum=None, maximum=None, range_message=None, **kwargs):
         super().__init__(**kwargs)
@@ -59,6 +69,8 @@ class IntParam(fields.Field):
 class BoolText(fields.Field):
     """``true``/``false`` in any case."""
 
+    errors = _TEXT_ERRORS
+
     def _deserialize(self, value, attr, data, **kwargs):
         text = _check_text(attr, str(value)).lower()
         if text not in ("true", "false"):
@@ -68,6 +80,8 @@ class BoolText(fields.Field):
 
 class StringList(fields.Field):
     """A JSON body field holding a list of strings (NUL bytes refused)."""
+
+    errors = (ParamTypeError, ParamValueError)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -95,12 +109,13 @@ def load_args(schema: Schema, args) -> dict:
 
 def load_body(schema: Schema, body) -> dict:
     """Parse a JSON request body (None when absent or not JSON) with ``schema``; a missing
-    body or required field raises ``ParamMissError``."""
+    body or a required field that is missing or null raises ``ParamMissError``."""
     if not isinstance(body, dict):
         body = {}
     raw = {}
     for name, field in schema.fields.items():
-        if name not in body:
+        # null counts as not given: marshmallow would refuse it with its own, undocumented error
+        if body.get(name) is None:
             if field.required:
                 raise ParamMissError(name)
             continue
