@@ -25,8 +25,11 @@ def register(app: Flask) -> None:
         return error_response(RouteNotFoundError())
 
     @app.errorhandler(MethodNotAllowed)
-    def _method_not_allowed(_error):
-        return error_response(MethodNotAllowedError())
+    def _method_not_allowed(error):
+        response = error_response(MethodNotAllowedError())
+        if error.valid_methods:  # RFC 9110: a 405 lists the methods the resource supports
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
 
     @app.errorhandler(HTTPException)
     def _http_error(error):
