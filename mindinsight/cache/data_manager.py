@@ -9,6 +9,7 @@ not starve the others. Readers get a job's ``JobData`` and may read it while it 
 cached and their status, any job's data): an answer computed at one generation stays right
 until the generation moves on, so the server may reuse it without asking again.
 """
+
 import logging
 import threading
 import time
@@ -45,15 +46,20 @@ class CachedJob:
     latest_update_time: float
     status: CacheStatus = CacheStatus.CACHING
     wanted: threading.Event = field(default_factory=threading.Event)
-    loads: int = 0             # load calls so far (the first one reads a small chunk)
+    loads: int = 0  # load calls so far (the first one reads a small chunk)
 
 
 class DataManager:
     """Owns discovery, the detail cache and the reload loop of one summary base dir."""
 
-    def __init__(self, summary_base_dir: str, reload_interval: int = 3,
-                 capacity: int = limits.MAX_CACHED_TRAIN_JOBS, chunk_bytes: int = limits.READ_CHUNK_BYTES,
-                 first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES):
+    def __init__(
+        self,
+        summary_base_dir: str,
+        reload_interval: int = 3,
+        capacity: int = limits.MAX_CACHED_TRAIN_JOBS,
+        chunk_bytes: int = limits.READ_CHUNK_BYTES,
+        first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES,
+    ):
         self.summary_base_dir = summary_base_dir
         self.reload_interval = reload_interval
         self.capacity = capacity
@@ -63,13 +69,13 @@ class DataManager:
         self.brief_status = BriefStatus.INIT
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._brief_order: list[str] = []
-        self._jobs: "OrderedDict[str, CachedJob]" = OrderedDict()
+        self._jobs: OrderedDict[str, CachedJob] = OrderedDict()
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._generation = 0
-        self.derived = DerivedValues()   # values derived from tags' samples, for the services
+        self.derived = DerivedValues()  # values derived from tags' samples, for the services
 
     @property
     def generation(self) -> int:
@@ -130,7 +136,7 @@ class DataManager:
                 if job is not None:
                     job.latest_update_time = max(job.latest_update_time, info.update_time)
             newest = sorted(loadable, key=lambda info: self._job_time(info), reverse=True)
-            for info in newest[:self.capacity]:
+            for info in newest[: self.capacity]:
                 if info.train_id not in self._jobs:
                     self._add_job(info.train_id, info.update_time)
             self.brief_status = BriefStatus.LOADED
@@ -145,7 +151,7 @@ class DataManager:
         while len(self._jobs) >= self.capacity:
             victim = min(self._jobs, key=lambda t: self._jobs[t].latest_update_time)
             del self._jobs[victim]
-        job = CachedJob(JobLoader(self._briefs[train_id].path), update_time)
+        job = CachedJob(JobLoader(self._briefs[train_id].path, root=self.summary_base_dir), update_time)
         self._jobs[train_id] = job
         return job
 
@@ -175,7 +181,7 @@ class DataManager:
                     still.append((train_id, job))
                 if self._visible_state(job) != before:
                     self._changed()
-                time.sleep(0)   # let waiting request threads take the GIL between chunks
+                time.sleep(0)  # let waiting request threads take the GIL between chunks
             with self._lock:
                 # Jobs a user asked for meanwhile join this pass.
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
@@ -186,7 +192,7 @@ class DataManager:
     def _visible_state(job: CachedJob) -> tuple:
         """What queries can see of one job: its data (the object and its version) and status."""
         data = job.loader.data
-        return data, data.version, job.loader.is_integrity, job.status
+        return data, data.version, job.loader.corrupt_records, job.status
 
     def load_all_now(self) -> None:
         """Synchronously list and fully load (tests and tools)."""
@@ -213,6 +219,12 @@ class DataManager:
         with self._lock:
             job = self._jobs.get(train_id)
         return job.loader.is_integrity if job else True
+
+    def skipped_records(self, train_id: str) -> int:
+        """Records of a cached job skipped as damaged since it was last read from scratch (0 when not cached)."""
+        with self._lock:
+            job = self._jobs.get(train_id)
+        return job.loader.corrupt_records if job else 0
 
     def job_data(self, train_id: str) -> JobData | None:
         """Data of a cached job (possibly still loading), or None when not cached."""

@@ -1,9 +1,26 @@
 """Record framing: u64 length, masked CRC32C of the length, payload, masked CRC32C of payload.
 
 ``RecordReader`` is incremental and batch-oriented: each call reads at most a bounded chunk
-of a file from a saved offset, returns every complete record in it, leaves a partial record
-at the end of a growing file for the next call, and skips (and reports) records whose CRC
-does not match, resynchronising on the next valid header.
+of a file from a saved offset, returns every complete record in it and leaves a partial
+record at the end of a growing file for the next call.
+
+Damage is skipped and counted, never served:
+
+* a record whose payload CRC does not match (its header is sound) is skipped whole;
+* a header that cannot be right (length CRC mismatch, length 0 or above
+  ``limits.MAX_EVENT_PAYLOAD_BYTES``, or a record running past the end of a *final* file,
+  one that will not grow any more) starts a damaged stretch: the reader scans forward for the
+  next header whose length CRC *and* payload CRC both match and resumes there; the stretch
+  counts as one skipped record;
+* the incomplete end of a final file is a damaged stretch too. The end of a file that may
+  still grow is not: it waits for the writer.
+
+Nothing larger than the file is ever read: a length field claiming gigabytes is checked
+against the file size before any buffer is allocated.
+
+A file replaced or rewritten under the reader (a new inode, smaller than what was read, the
+same size with a new mtime, or different bytes just before the saved offset) is reported as
+``replaced`` instead of being read on; the caller starts over.
 
 Records are framed in bulk: one pass over the chunk walks the lengths (a header seen before
 is not checked again: equal 12 header bytes have an equal, already verified CRC), then the
@@ -11,6 +28,7 @@ payload CRCs are computed with the C CRC-32C and compared with numpy. The result
 chunk as one ``bytes`` object plus payload offsets and lengths (``Segment``), so a decoder can
 work on many records at once; ``payloads`` materialises them one by one when asked.
 """
+
 import os
 import struct
 from dataclasses import dataclass, field
@@ -22,47 +40,50 @@ import numpy as np
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES, READ_CHUNK_BYTES
 from mindinsight.format.crc import masked_crc32c
 
-HEADER_BYTES = 12   # u64 length + u32 masked crc of the length
-FOOTER_BYTES = 4    # u32 masked crc of the payload
+HEADER_BYTES = 12  # u64 length + u32 masked crc of the length
+FOOTER_BYTES = 4  # u32 masked crc of the payload
 _HEADER = struct.Struct("<QI")
 _FOOTER = struct.Struct("<I")
-_HEADER_CACHE_SIZE = 4096   # distinct valid headers remembered per reader
-_MASK_DELTA = 0xA282EAD8     # as in format.crc
-_MIN_RUN = 8                 # consecutive equal headers worth a numpy probe
+_HEADER_CACHE_SIZE = 4096  # distinct valid headers remembered per reader
+_MASK_DELTA = 0xA282EAD8  # as in format.crc
+_MIN_RUN = 8  # consecutive equal headers worth a numpy probe
+_TAIL_BYTES = 4  # bytes before the offset compared to notice a rewritten file
+_FIRST_SCAN_WINDOW = 4096  # bytes searched for a header first while resynchronising
 
 
 def frame(payload: bytes) -> bytes:
     """One record holding ``payload``, as MindSpore's writer frames it."""
     length = struct.pack("<Q", len(payload))
-    return b"".join((length, struct.pack("<I", masked_crc32c(length)), payload,
-                     struct.pack("<I", masked_crc32c(payload))))
+    return b"".join(
+        (length, struct.pack("<I", masked_crc32c(length)), payload, struct.pack("<I", masked_crc32c(payload)))
+    )
 
 
 class Segment(NamedTuple):
     """CRC-valid records inside one buffer: ``buffer[offsets[i]:offsets[i] + lengths[i]]``."""
 
     buffer: bytes
-    offsets: np.ndarray   # int64 payload start offsets, in file order
-    lengths: np.ndarray   # int64 payload lengths
-    copies: list | None = None   # the payloads as bytes, when the CRC check already cut them
+    offsets: np.ndarray  # int64 payload start offsets, in file order
+    lengths: np.ndarray  # int64 payload lengths
+    copies: list | None = None  # the payloads as bytes, when the CRC check already cut them
 
     def payloads(self) -> list:
         if self.copies is not None:
             return self.copies
         buffer = self.buffer
-        return [buffer[start:start + length]
-                for start, length in zip(self.offsets.tolist(), self.lengths.tolist())]
+        return [buffer[start : start + length] for start, length in zip(self.offsets.tolist(), self.lengths.tolist())]
 
 
 @dataclass
 class ReadBatch:
     """What one ``RecordReader.read`` call found."""
 
-    segments: list = field(default_factory=list)    # Segment objects, in file order
-    corrupt: int = 0                                # records skipped for a bad CRC or length
-    skipped_bytes: int = 0                          # bytes passed over while resynchronising
-    partial_tail: bool = False                      # an incomplete record waits at the end
-    end_of_data: bool = True                        # nothing more to read right now
+    segments: list = field(default_factory=list)  # Segment objects, in file order
+    corrupt: int = 0  # records skipped: bad CRC, impossible length, damaged stretch
+    skipped_bytes: int = 0  # bytes passed over while resynchronising
+    partial_tail: bool = False  # an incomplete record waits at the end
+    end_of_data: bool = True  # nothing more to read right now
+    replaced: bool = False  # the file changed under the reader: start over
 
     @property
     def count(self) -> int:
@@ -90,67 +111,120 @@ def _u32_at(array: np.ndarray, positions: np.ndarray) -> np.ndarray:
     return out
 
 
+def _plausible_lengths(array: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """Positions in ``[start, stop)`` whose u64 is a possible payload length (1..2**32-1)."""
+    count = stop - start
+    if count <= 0:
+        return np.empty(0, dtype=np.int64)
+    window = array[start : stop + 7]
+    high_zero = window[4 : 4 + count] == 0
+    for shift in (5, 6, 7):
+        high_zero &= window[shift : shift + count] == 0
+    low_set = (window[0:count] | window[1 : 1 + count] | window[2 : 2 + count] | window[3 : 3 + count]) != 0
+    return np.flatnonzero(high_zero & low_set) + start
+
+
 class RecordReader:
     """Reads the records of one file, resuming where the previous call stopped."""
 
-    def __init__(self, path: str, offset: int = 0, verify_crc: bool = True,
-                 chunk_bytes: int = READ_CHUNK_BYTES):
+    def __init__(self, path: str, offset: int = 0, verify_crc: bool = True, chunk_bytes: int = READ_CHUNK_BYTES):
         self.path = path
         self.offset = offset
         self.verify_crc = verify_crc
         self.chunk_bytes = chunk_bytes
-        self._in_garbage = False   # resynchronising after a damaged header
-        self._headers: dict = {}   # 12 header bytes -> payload length, for valid headers
+        self.file_size = 0  # size, mtime and inode at the last read (``os.fstat``)
+        self.mtime_ns = 0
+        self.inode: int | None = None
+        self._tail = b""  # the bytes just before ``offset`` as last read
+        self._in_garbage = False  # resynchronising after a damaged header
+        self._headers: dict = {}  # 12 header bytes -> payload length, for valid headers
 
-    def read(self, max_bytes: int | None = None) -> ReadBatch:
-        """Read complete records from ``offset`` on, consuming about ``max_bytes`` at most."""
+    def read(self, max_bytes: int | None = None, final: bool = False) -> ReadBatch:
+        """Read complete records from ``offset`` on, consuming about ``max_bytes`` at most.
+
+        ``final``: the file will not grow any more, so an incomplete record is damage.
+        """
         budget = max_bytes or self.chunk_bytes
         batch = ReadBatch()
-        size = os.path.getsize(self.path)
         with open(self.path, "rb") as stream:
+            stat = os.fstat(stream.fileno())
+            if self._was_replaced(stream, stat):
+                batch.replaced = True
+                return batch
+            size = stat.st_size
+            self.file_size, self.mtime_ns, self.inode = size, stat.st_mtime_ns, stat.st_ino
+            start = self.offset
             first = True
             while self.offset < size and budget > 0:
                 stream.seek(self.offset)
-                want = min(budget, size - self.offset)
-                buf = stream.read(max(want, HEADER_BYTES))
+                # At least a header's worth, so a small budget never looks like a partial tail.
+                buf = stream.read(min(max(budget, HEADER_BYTES), size - self.offset))
                 # A record larger than what is left of the budget waits for the next call,
                 # unless it is the first one (a record larger than the whole budget).
-                consumed = self._parse(buf, batch, stream, allow_large=first)
+                consumed = self._parse(buf, batch, stream, size, final, allow_large=first)
                 first = False
                 if consumed == 0:
                     break
                 self.offset += consumed
                 budget -= consumed
+            if self.offset != start:
+                keep = min(_TAIL_BYTES, self.offset)
+                self._tail = os.pread(stream.fileno(), keep, self.offset - keep)
             batch.end_of_data = self.offset >= size or batch.partial_tail
         return batch
 
-    def _parse(self, buf: bytes, batch: ReadBatch, stream, allow_large: bool = True) -> int:
+    def _was_replaced(self, stream, stat) -> bool:
+        """Whether the file is no longer the one read so far (see the module docstring)."""
+        if self.inode is None:
+            return False
+        if stat.st_ino != self.inode or stat.st_size < self.offset:
+            return True
+        if stat.st_size == self.file_size and stat.st_mtime_ns != self.mtime_ns:
+            return True
+        tail = self._tail
+        return bool(tail) and os.pread(stream.fileno(), len(tail), self.offset - len(tail)) != tail
+
+    def _parse(
+        self, buf: bytes, batch: ReadBatch, stream, file_size: int, final: bool, allow_large: bool = True
+    ) -> int:
         """Parse records from ``buf`` (file bytes at ``self.offset``); return bytes consumed."""
         pos, end = 0, len(buf)
-        runs = []                   # (first payload offset, count, record size, payload length)
+        at_eof = self.offset + end >= file_size
+        runs = []  # (first payload offset, count, record size, payload length)
         headers = self._headers
         array = np.frombuffer(buf, dtype=np.uint8)
-        probe_after = 0             # records to walk one by one before probing for a run again
-        while end - pos >= HEADER_BYTES:
-            header = buf[pos:pos + HEADER_BYTES]
+        probe_after = 0  # records to walk one by one before probing for a run again
+        while True:
+            if self._in_garbage:
+                found = self._resync(buf, array, pos, stream, file_size, final)
+                batch.skipped_bytes += found - pos
+                pos = found
+                if self._in_garbage:
+                    break
+            if end - pos < HEADER_BYTES:
+                if at_eof and final and pos < end:
+                    self._damaged(batch)  # a final file ends inside a header
+                    batch.skipped_bytes += end - pos
+                    pos = end
+                break
+            header = buf[pos : pos + HEADER_BYTES]
             length = headers.get(header)
             if length is None:
                 length = self._length_at(buf, pos)
                 if length is None:
-                    if not self._in_garbage:
-                        batch.corrupt += 1
-                        self._in_garbage = True
-                    skip = self._resync(buf, pos)
-                    batch.skipped_bytes += skip
-                    pos += skip
+                    self._damaged(batch)
                     continue
                 if len(headers) < _HEADER_CACHE_SIZE:
                     headers[header] = length
-            self._in_garbage = False
             size = HEADER_BYTES + length + FOOTER_BYTES
             if pos + size > end:
+                if self.offset + pos + size > file_size:
+                    if final:
+                        self._damaged(batch)  # it can never complete
+                        continue
+                    break  # the writer has not finished it yet
                 if pos > 0:
-                    break    # let the next chunk start at this record
+                    break  # let the next chunk start at this record
                 if not allow_large:
                     return 0
                 return self._read_large_record(length, batch, stream)
@@ -173,6 +247,12 @@ class RecordReader:
             batch.partial_tail = True
         return pos
 
+    def _damaged(self, batch: ReadBatch) -> None:
+        """Enter a damaged stretch (counted once however long it is)."""
+        if not self._in_garbage:
+            batch.corrupt += 1
+            self._in_garbage = True
+
     def _add_segment(self, buf: bytes, runs: list, batch: ReadBatch) -> None:
         if len(runs) == 1 and runs[0][1] == 1:
             offsets = np.array([runs[0][0]], dtype=np.int64)
@@ -187,7 +267,7 @@ class RecordReader:
         copies = None
         if self.verify_crc:
             # The payloads are cut once: for the CRC, and kept for a decoder that wants them.
-            copies = [buf[start:start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
+            copies = [buf[start : start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
             stored = _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)
             valid = masked_crcs(copies) == stored
             if not valid.all():
@@ -198,10 +278,10 @@ class RecordReader:
             batch.segments.append(Segment(buf, offsets, sizes, copies))
 
     def _read_large_record(self, length: int, batch: ReadBatch, stream) -> int:
-        """A record longer than the chunk: read exactly it, or report a partial tail."""
+        """A record longer than the chunk, known to lie inside the file: read exactly it."""
         stream.seek(self.offset)
         data = stream.read(HEADER_BYTES + length + FOOTER_BYTES)
-        if len(data) < HEADER_BYTES + length + FOOTER_BYTES:
+        if len(data) < HEADER_BYTES + length + FOOTER_BYTES:  # the file shrank meanwhile
             batch.partial_tail = True
             return 0
         self._add_segment(data, [(HEADER_BYTES, 1, len(data), length)], batch)
@@ -212,13 +292,52 @@ class RecordReader:
         length, length_crc = _HEADER.unpack_from(buf, pos)
         if length == 0 or length > MAX_EVENT_PAYLOAD_BYTES:
             return None
-        if self.verify_crc and masked_crc32c(buf[pos:pos + 8]) != length_crc:
+        if self.verify_crc and masked_crc32c(buf[pos : pos + 8]) != length_crc:
             return None
         return length
 
-    def _resync(self, buf, pos: int) -> int:
-        """Bytes to skip from a damaged header at ``pos`` to the next valid header in ``buf``."""
-        step = 1
-        while pos + step + HEADER_BYTES <= len(buf) and self._length_at(buf, pos + step) is None:
-            step += 1
-        return step
+    def _resync(self, buf: bytes, array: np.ndarray, pos: int, stream, file_size: int, final: bool) -> int:
+        """Where to resume after the damaged stretch that runs at ``pos``.
+
+        Returns the position of the next record whose length CRC and payload CRC both match
+        (and leaves the damaged stretch), or the position to continue scanning from with the
+        next bytes of the file (still in the stretch).
+        """
+        end = len(buf)
+        last = end - HEADER_BYTES  # the last position a whole header fits at
+        window = _FIRST_SCAN_WINDOW
+        start = pos
+        while start <= last:
+            stop = min(start + window, last + 1)
+            for candidate in _plausible_lengths(array, start, stop).tolist():
+                verdict = self._verify_candidate(buf, candidate, stream, file_size, final)
+                if verdict is not None:
+                    return verdict
+            start, window = stop, window * 2
+        if self.offset + end >= file_size and final:
+            return end  # the rest of a final file is damage
+        return max(pos, end - HEADER_BYTES + 1)
+
+    def _verify_candidate(self, buf: bytes, candidate: int, stream, file_size: int, final: bool):
+        """``candidate`` if a verified record starts there; the same when it may become one
+        (the file still grows), with the reader still in the damaged stretch; else None."""
+        length = self._length_at(buf, candidate)
+        if length is None:
+            return None
+        record_end = candidate + HEADER_BYTES + length + FOOTER_BYTES
+        if record_end <= len(buf):
+            record = buf[candidate:record_end]
+        elif self.offset + record_end <= file_size:
+            stream.seek(self.offset + candidate)
+            record = stream.read(HEADER_BYTES + length + FOOTER_BYTES)
+        elif final:
+            return None
+        else:
+            return candidate  # wait for the writer, then verify it
+        if len(record) != HEADER_BYTES + length + FOOTER_BYTES:  # the file shrank meanwhile
+            return None
+        stored = _FOOTER.unpack_from(record, HEADER_BYTES + length)[0]
+        if masked_crc32c(record[HEADER_BYTES : HEADER_BYTES + length]) != stored:
+            return None
+        self._in_garbage = False
+        return candidate

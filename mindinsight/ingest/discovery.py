@@ -2,9 +2,16 @@
 
 The base dir itself and its direct sub-directories are candidates; a candidate holding
 summary, lineage or ``.pb`` graph files is a train job with ``train_id`` = ``./`` or
-``./<name>``. Symlinks are skipped, deeper directories ignored, at most 999 jobs listed.
+``./<name>``. Deeper directories are ignored, at most 999 jobs listed.
+
+Nothing outside the base dir is ever opened: a symlink (a job dir or a file in one) is
+followed only when its real path lies inside the base dir's real path, and the loader opens
+files by their resolved real path (``job_files``). A file or directory deleted while it is
+being listed is simply not listed.
 """
+
 import os
+import stat as file_modes
 from dataclasses import dataclass
 
 from mindinsight.conf import limits
@@ -30,60 +37,127 @@ class SummaryDirInfo:
         return self.summary_files > 0 or self.graph_files > 0
 
 
+@dataclass(frozen=True)
+class JobFile:
+    """One file of a job dir worth reading, as it was when listed."""
+
+    name: str
+    path: str  # what to open: the real path (symlinks resolved)
+    size: int
+    mtime: float
+    mtime_ns: int
+    ctime: float
+    inode: int
+
+
 def train_id_for(name: str | None) -> str:
     return "./" if not name else "./" + name
 
 
-def inspect_dir(path: str, train_id: str) -> SummaryDirInfo | None:
-    """Facts of ``path`` as a train job, or None if it holds no qualifying file."""
-    counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0}
-    newest_ts, create_time, update_time = -1, 0.0, 0.0
+def real_root(base_dir: str) -> str:
+    """The real path every opened path must lie in."""
+    return os.path.realpath(base_dir)
+
+
+def resolve_inside(path: str, root: str) -> str | None:
+    """The real path of ``path`` if it lies inside ``root`` (a real path), else None."""
+    real = os.path.realpath(path)
+    return real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None
+
+
+def _is_job_file(name: str) -> bool:
+    return naming.is_summary_file(name) or naming.is_graph_pb_file(name)
+
+
+def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
+    """Summary, lineage, explain and ``.pb`` files of ``job_dir`` by name; None if it cannot be listed.
+
+    ``root`` is the real path of the base dir: the job dir and every file must resolve inside it.
+    """
+    real_dir = resolve_inside(job_dir, root)
+    if real_dir is None:
+        return None
     try:
-        entries = list(os.scandir(path))
+        entries = list(os.scandir(real_dir))
     except OSError:
         return None
+    found = {}
     for entry in entries:
-        if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-            continue
         name = entry.name
+        if not _is_job_file(name):
+            continue
+        try:
+            if entry.is_symlink():
+                path = resolve_inside(entry.path, root)
+                if path is None:
+                    continue
+                stat = os.stat(path)
+            elif entry.is_file(follow_symlinks=False):
+                path = entry.path
+                stat = entry.stat(follow_symlinks=False)
+            else:
+                continue
+        except OSError:  # deleted while listed, or a dangling link
+            continue
+        if not file_modes.S_ISREG(stat.st_mode):
+            continue
+        found[name] = JobFile(name, path, stat.st_size, stat.st_mtime, stat.st_mtime_ns, stat.st_ctime, stat.st_ino)
+    return found
+
+
+def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDirInfo | None:
+    """Facts of ``path`` as a train job, or None if it holds no qualifying file."""
+    files = job_files(path, real_root(path) if root is None else root)
+    if not files:
+        return None
+    counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0}
+    newest_ts, create_time, update_time = -1, 0.0, 0.0
+    for file in files.values():
+        name = file.name
         if naming.is_summary_file(name):
             if naming.is_explain_file(name):
                 counts["explain"] += 1
                 continue
             counts["lineage" if naming.is_lineage_file(name) else "summary"] += 1
-            stat = entry.stat(follow_symlinks=False)
             timestamp = naming.summary_timestamp(name)
             if timestamp > newest_ts:
                 newest_ts, create_time = timestamp, float(timestamp)
-            update_time = max(update_time, stat.st_mtime)
-        elif naming.is_graph_pb_file(name):
+            update_time = max(update_time, file.mtime)
+        else:
             counts["graph"] += 1
-            stat = entry.stat(follow_symlinks=False)
             if newest_ts < 0:
-                create_time = max(create_time, stat.st_ctime)
-            update_time = max(update_time, stat.st_mtime)
+                create_time = max(create_time, file.ctime)
+            update_time = max(update_time, file.mtime)
     if not (counts["summary"] or counts["lineage"] or counts["graph"]):
         return None
-    return SummaryDirInfo(train_id, path, create_time, update_time,
-                          counts["summary"], counts["lineage"], counts["explain"], counts["graph"])
+    return SummaryDirInfo(
+        train_id,
+        path,
+        create_time,
+        update_time,
+        counts["summary"],
+        counts["lineage"],
+        counts["explain"],
+        counts["graph"],
+    )
 
 
 def list_summary_dirs(base_dir: str) -> list[SummaryDirInfo]:
     """All train jobs under ``base_dir``, newest update first, then by train_id."""
+    root = real_root(base_dir)
     try:
-        children = [e for e in os.scandir(base_dir)
-                    if not e.is_symlink() and e.is_dir(follow_symlinks=False)]
+        children = [(entry, _mtime(entry)) for entry in os.scandir(base_dir) if _is_job_dir(entry, root)]
     except OSError:
         return []
-    children.sort(key=lambda e: _mtime(e))
+    children.sort(key=lambda pair: pair[1])
     found = []
-    own = inspect_dir(base_dir, train_id_for(None))
+    own = inspect_dir(base_dir, train_id_for(None), root)
     if own:
         found.append(own)
-    for entry in children:
+    for entry, _ in children:
         if len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
             break
-        info = inspect_dir(entry.path, train_id_for(entry.name))
+        info = inspect_dir(entry.path, train_id_for(entry.name), root)
         if info:
             found.append(info)
     found.sort(key=lambda info: info.train_id)
@@ -91,9 +165,20 @@ def list_summary_dirs(base_dir: str) -> list[SummaryDirInfo]:
     return found
 
 
+def _is_job_dir(entry, root: str) -> bool:
+    """A sub-directory, or a symlink to a directory inside the base dir."""
+    try:
+        if entry.is_symlink():
+            real = resolve_inside(entry.path, root)
+            return real is not None and os.path.isdir(real)
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
 def _mtime(entry) -> float:
     try:
-        return entry.stat(follow_symlinks=False).st_mtime
+        return entry.stat(follow_symlinks=True).st_mtime
     except OSError:
         return 0.0
 

@@ -2,12 +2,23 @@
 
 Each ``load`` call reads only bytes appended since the previous call (saved file offsets),
 in bounded chunks, and hands decoded values to the job's containers in batches. Rules
-follow file-formats.md section 5: summary files in timestamp order, resuming in the latest
-file; a vanished file resets the job; a partial tail waits for the writer unless the file
-has been quiet for 10 minutes; ``.pb`` graphs reload when a newer one appears.
+follow file-formats.md section 5, with these decisions of ours:
+
+* summary files are read in timestamp order, resuming in the latest file;
+* a partial record at the end of the newest file is the writer at work: it waits, and the
+  job stays intact. A file that will not grow any more (a newer summary file exists, or it
+  has been quiet for ``limits.DAMAGED_FILE_AGE_SECONDS``) is *final*: an incomplete end there
+  is damage, skipped and counted, and reading moves on to the next file at once;
+* ``is_integrity`` is false exactly when records were skipped as damaged (CRC mismatch,
+  impossible length, a final file ending mid-record); ``corrupt_records`` counts them;
+* anything already read that no longer matches the disk (a file vanished, replaced, cut
+  shorter or rewritten, see ``format.records``) resets the job: it is re-read from scratch,
+  so what is served always equals what is on disk after the next load;
+* files are listed by ``discovery.job_files``: symlinks are followed only inside the base dir;
+* ``.pb`` graphs reload when a newer one appears.
 """
+
 import logging
-import os
 import time
 from dataclasses import dataclass
 
@@ -21,6 +32,7 @@ from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
 from mindinsight.ingest.containers import JobData
+from mindinsight.ingest.discovery import JobFile, job_files, real_root
 from mindinsight.ingest.event_decoder import DecodedBatch, as_column, decode_segments
 
 logger = logging.getLogger(__name__)
@@ -33,34 +45,39 @@ class LoadResult:
     bytes_read: int = 0
     records: int = 0
     corrupt: int = 0
-    done: bool = True          # nothing left to read right now
+    done: bool = True  # nothing left to read right now
 
 
 class JobLoader:
     """Keeps the file offsets of one job and feeds its ``JobData``."""
 
-    def __init__(self, job_dir: str, verify_crc: bool = True, fast_path: bool = True):
+    def __init__(self, job_dir: str, verify_crc: bool = True, fast_path: bool = True, root: str | None = None):
         self.job_dir = job_dir
+        self.root = real_root(root or job_dir)  # no file outside it is opened
         self.verify_crc = verify_crc
-        self.fast_path = fast_path   # False: full protobuf parse of every record (same result)
+        self.fast_path = fast_path  # False: full protobuf parse of every record (same result)
         self.data = JobData()
-        self.is_integrity = True
-        self.corrupt_records = 0
+        self.corrupt_records = 0  # records skipped as damaged since the last reset
         self._reset_state()
+
+    @property
+    def is_integrity(self) -> bool:
+        """False when damaged records were skipped (a partial record still being written is not damage)."""
+        return self.corrupt_records == 0
 
     def _reset_state(self) -> None:
         self._seen_files: set[str] = set()
         self._reader: RecordReader | None = None
         self._current: str | None = None
-        self._damaged: set[str] = set()
+        self._finished: dict[str, tuple] = {}  # summary files read to their end: name -> (inode, size, mtime)
         self._newest_pb_mtime = -1.0
         self._summary_graph_tags: set[str] = set()
-        self._lineage_sizes: dict[str, int] = {}
+        self._lineage_marks: dict[str, tuple] = {}
 
     def reset(self) -> None:
-        """Forget everything and re-read from scratch (a file vanished)."""
+        """Forget everything and re-read from scratch (a file vanished or changed)."""
         self.data = JobData()
-        self.is_integrity = True
+        self.corrupt_records = 0
         self._reset_state()
 
     # -- one pass ---------------------------------------------------------------------
@@ -68,63 +85,79 @@ class JobLoader:
     def load(self, max_bytes: int = limits.READ_CHUNK_BYTES) -> LoadResult:
         """Read up to about ``max_bytes`` of new data; ``done`` tells whether more is waiting."""
         result = LoadResult()
-        try:
-            names = [e.name for e in os.scandir(self.job_dir) if e.is_file(follow_symlinks=False)]
-        except OSError as error:
-            logger.warning("cannot list %s: %s", self.job_dir, error)
+        files = job_files(self.job_dir, self.root)
+        if files is None:
+            logger.warning("cannot list %s", self.job_dir)
             return result
-        if not self._seen_files.issubset(names):
-            logger.info("a file of %s vanished; reloading it from scratch", self.job_dir)
+        if self._on_disk_changed(files):
+            logger.info("a file of %s vanished or changed; reloading it from scratch", self.job_dir)
             self.reset()
-        self._seen_files.update(names)
-        self._load_lineage(names)
-        self._load_pb_graphs(names)
-        self._load_summaries(names, max_bytes, result)
+        self._seen_files.update(files)
+        self._load_lineage(files)
+        self._load_pb_graphs(files)
+        if self._load_summaries(files, max_bytes, result):
+            logger.info("%s changed under the reader; reloading %s from scratch", self._current, self.job_dir)
+            self.reset()
+            return LoadResult(done=False)
         return result
 
-    def _load_summaries(self, names, max_bytes: int, result: LoadResult) -> None:
-        ordered = naming.sort_summary_files([n for n in names if naming.is_datavisual_file(n)])
+    def _on_disk_changed(self, files: dict[str, JobFile]) -> bool:
+        """Whether something already read vanished or changed, or an older summary file appeared."""
+        if not self._seen_files.issubset(files):
+            return True
+        for name, mark in self._finished.items():
+            file = files[name]
+            if (file.inode, file.size, file.mtime_ns) != mark:
+                return True
+        if self._current is not None:
+            ordered = naming.sort_summary_files([name for name in files if naming.is_datavisual_file(name)])
+            if any(name not in self._seen_files for name in ordered[: ordered.index(self._current)]):
+                return True
+        return False
+
+    def _load_summaries(self, files: dict[str, JobFile], max_bytes: int, result: LoadResult) -> bool:
+        """Read summary files; True when the file being read was replaced (the caller resets)."""
+        ordered = naming.sort_summary_files([name for name in files if naming.is_datavisual_file(name)])
+        if not ordered:
+            return False
+        newest = ordered[-1]
         if self._current is not None and self._current in ordered:
-            ordered = ordered[ordered.index(self._current):]
+            ordered = ordered[ordered.index(self._current) :]
         budget = max_bytes
+        now = time.time()
         for name in ordered:
-            if name in self._damaged:
-                continue
+            file = files[name]
             if name != self._current:
                 self._current = name
-                self._reader = RecordReader(os.path.join(self.job_dir, name), verify_crc=self.verify_crc)
+                self._reader = RecordReader(file.path, verify_crc=self.verify_crc)
             reader = self._reader
-            path = reader.path
-            try:
-                size = os.path.getsize(path)
-                if reader.offset >= size:
-                    continue
+            final = name != newest or now - file.mtime > limits.DAMAGED_FILE_AGE_SECONDS
+            listed = (file.inode, file.size, file.mtime_ns)
+            if reader.offset < file.size or listed != (reader.inode, reader.file_size, reader.mtime_ns):
                 start = reader.offset
-                batch = reader.read(max_bytes=budget)
-            except OSError as error:
-                logger.warning("cannot read %s: %s", path, error)
-                result.done = True
-                return
-            result.bytes_read += reader.offset - start
-            result.records += batch.count
-            result.corrupt += batch.corrupt
-            self.corrupt_records += batch.corrupt
-            if batch.corrupt:
-                logger.warning("%s: skipped %d damaged records", path, batch.corrupt)
-            self._store(decode_segments(batch.segments, self.fast_path), name)
-            budget -= reader.offset - start
-            if batch.partial_tail:
-                if time.time() - os.path.getmtime(path) > limits.DAMAGED_FILE_AGE_SECONDS:
-                    logger.warning("%s ends in a partial record and stopped growing; giving it up", path)
-                    self._damaged.add(name)
-                    self.is_integrity = False
-                    continue
-                self.is_integrity = False
-                return
-            self.is_integrity = not self._damaged
-            if not batch.end_of_data or budget <= 0:
-                result.done = False
-                return
+                try:
+                    batch = reader.read(max_bytes=budget, final=final)
+                except OSError as error:  # gone since listed: the next load resets the job
+                    logger.warning("cannot read %s: %s", file.path, error)
+                    return False
+                if batch.replaced:
+                    return True
+                consumed = reader.offset - start
+                result.bytes_read += consumed
+                result.records += batch.count
+                result.corrupt += batch.corrupt
+                self.corrupt_records += batch.corrupt
+                if batch.corrupt:
+                    logger.warning("%s: skipped %d damaged records", file.path, batch.corrupt)
+                self._store(decode_segments(batch.segments, self.fast_path), name)
+                budget -= consumed
+                if not batch.end_of_data or (budget <= 0 and name != newest):
+                    result.done = False
+                    return False
+            if name == newest or reader.offset < reader.file_size:
+                return False  # the newest file, or an older one that shrank while read
+            self._finished[name] = (reader.inode, reader.file_size, reader.mtime_ns)
+        return False
 
     def _store(self, batch: DecodedBatch, file_name: str) -> None:
         file_ts = naming.summary_timestamp(file_name) or 0
@@ -135,8 +168,9 @@ class JobLoader:
             # Only the newest summary-file graph survives (pb graphs are unaffected).
             stale = self._summary_graph_tags
             self.data.remove_tags(PluginName.GRAPH, keep=lambda tag: tag not in stale)
-            self.data.remove_tags(PluginName.OPTIMIZED_GRAPH,
-                                  keep=lambda tag: tag.removesuffix(OPTIMIZED_GRAPH_SUFFIX) not in stale)
+            self.data.remove_tags(
+                PluginName.OPTIMIZED_GRAPH, keep=lambda tag: tag.removesuffix(OPTIMIZED_GRAPH_SUFFIX) not in stale
+            )
             self._summary_graph_tags = {file_name}
             step, wall_time, graph = batch.graphs[-1]
             self._add_graph(file_name, step, wall_time, graph, file_ts)
@@ -144,39 +178,31 @@ class JobLoader:
     def _add_graph(self, tag: str, step: int, wall_time: float, graph, file_ts: int = 0) -> None:
         for plugin, name in ((PluginName.GRAPH, tag), (PluginName.OPTIMIZED_GRAPH, tag + OPTIMIZED_GRAPH_SUFFIX)):
             self.data.remove_tags(plugin, keep=lambda t, n=name: t != n)
-            self.data.add_batch(plugin, name, {
-                "step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": as_column([graph])})
+            self.data.add_batch(
+                plugin,
+                name,
+                {"step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": as_column([graph])},
+            )
 
-    def _load_pb_graphs(self, names) -> None:
-        pbs = [n for n in names if naming.is_graph_pb_file(n)]
-        stats = []
-        for name in pbs:
-            try:
-                stats.append((os.path.getmtime(os.path.join(self.job_dir, name)), name))
-            except OSError:
-                continue
-        for mtime, name in sorted(stats):
+    def _load_pb_graphs(self, files: dict[str, JobFile]) -> None:
+        stats = sorted((file.mtime, name) for name, file in files.items() if naming.is_graph_pb_file(name))
+        for mtime, name in stats:
             if mtime <= self._newest_pb_mtime:
                 continue
             try:
-                with open(os.path.join(self.job_dir, name), "rb") as stream:
+                with open(files[name].path, "rb") as stream:
                     model = anf_ir.ModelProto.FromString(stream.read())
             except (OSError, DecodeError) as error:
                 logger.warning("cannot parse graph file %s: %s", name, error)
                 continue
             self._add_graph(name, 0, mtime, model.graph)
         if stats:
-            self._newest_pb_mtime = max(self._newest_pb_mtime, max(stats)[0])
+            self._newest_pb_mtime = max(self._newest_pb_mtime, stats[-1][0])
 
-    def _load_lineage(self, names) -> None:
-        files = naming.sort_summary_files([n for n in names if naming.is_lineage_file(n)])
-        sizes = {}
-        for name in files:
-            try:
-                sizes[name] = os.path.getsize(os.path.join(self.job_dir, name))
-            except OSError:
-                continue
-        if sizes == self._lineage_sizes:
+    def _load_lineage(self, files: dict[str, JobFile]) -> None:
+        names = naming.sort_summary_files([name for name in files if naming.is_lineage_file(name)])
+        marks = {name: (files[name].size, files[name].mtime_ns) for name in names}
+        if marks == self._lineage_marks:
             return
-        self._lineage_sizes = sizes
-        self.data.set_lineage(lineage.parse_lineage_files([os.path.join(self.job_dir, n) for n in sizes]))
+        self._lineage_marks = marks
+        self.data.set_lineage(lineage.parse_lineage_files([files[name].path for name in names]))

@@ -1,8 +1,13 @@
 """Discovery of train jobs and file-name rules."""
+
 import os
+import shutil
+import sys
 
 import pytest
 
+from mindinsight.cache.data_manager import DataManager
+from mindinsight.conf.plugins import PluginName
 from mindinsight.format import naming
 from mindinsight.ingest.discovery import is_valid_train_id, list_summary_dirs
 from mindinsight.summary import SummaryWriter
@@ -36,15 +41,14 @@ def make_job(path, timestamp, mtime):
 
 
 def test_depth_one_train_ids_and_order(tmp_path):
-    make_job(tmp_path, 100, 1000)                       # files in the base dir itself -> ./
+    make_job(tmp_path, 100, 1000)  # files in the base dir itself -> ./
     make_job(tmp_path / "run1", 200, 3000)
     make_job(tmp_path / "run2", 300, 2000)
-    make_job(tmp_path / "run2" / "nested", 400, 4000)   # too deep: ignored
+    make_job(tmp_path / "run2" / "nested", 400, 4000)  # too deep: ignored
     (tmp_path / "empty").mkdir()
     (tmp_path / "lineage_only").mkdir()
     (tmp_path / "lineage_only" / "x.summary.5_lineage").write_bytes(b"")
     os.utime(tmp_path / "lineage_only" / "x.summary.5_lineage", (500, 500))
-    os.symlink(tmp_path / "run1", tmp_path / "link")   # symlinks are skipped
     infos = list_summary_dirs(str(tmp_path))
     assert [i.train_id for i in infos] == ["./run1", "./run2", "./", "./lineage_only"]
     lineage_only = infos[-1]
@@ -59,8 +63,112 @@ def test_job_count_limit(tmp_path, monkeypatch):
     assert len(list_summary_dirs(str(tmp_path))) == 3
 
 
-@pytest.mark.parametrize("train_id,valid", [
-    ("./", True), ("./run1", True), ("../", False), ("./../etc", False), ("/etc", False),
-    ("run1", False), ("./a/b", False), ("./..", False), ("./run\x00", False)])
+@pytest.mark.parametrize(
+    "train_id,valid",
+    [
+        ("./", True),
+        ("./run1", True),
+        ("../", False),
+        ("./../etc", False),
+        ("/etc", False),
+        ("run1", False),
+        ("./a/b", False),
+        ("./..", False),
+        ("./run\x00", False),
+    ],
+)
 def test_train_id_validation(train_id, valid):
     assert is_valid_train_id(train_id) is valid
+
+
+# -- files deleted while listed, symlinks (issue #12) -----------------------------------------
+
+
+def scandir_deleting(monkeypatch, listed, victims):
+    """``os.scandir`` that, once it has listed ``listed``, deletes ``victims`` before the caller stats them."""
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if not victims or os.path.realpath(path) != os.path.realpath(listed):
+            return real_scandir(path)
+        entries = list(real_scandir(path))
+        while victims:
+            victim = victims.pop()
+            if os.path.isdir(victim):
+                shutil.rmtree(victim)
+            else:
+                os.remove(victim)
+        return iter(entries)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_file_deleted_while_listed_is_skipped(tmp_path, monkeypatch):
+    make_job(tmp_path / "run1", 100, 1000)
+    make_job(tmp_path / "run2", 200, 2000)
+    doomed = next((tmp_path / "run1").glob("*summary*"))
+    scandir_deleting(monkeypatch, tmp_path / "run1", [doomed])
+    assert [info.train_id for info in list_summary_dirs(str(tmp_path))] == ["./run2"]
+
+
+def test_directory_deleted_while_listed_is_skipped_and_the_tick_survives(tmp_path, monkeypatch):
+    make_job(tmp_path / "run1", 100, 1000)
+    make_job(tmp_path / "run2", 200, 2000)
+    manager = DataManager(str(tmp_path), reload_interval=0)
+    manager.load_all_now()
+    scandir_deleting(monkeypatch, tmp_path, [tmp_path / "run1"])
+    manager.refresh_briefs()
+    manager.load_pass()
+    assert [info.train_id for info in manager.briefs()] == ["./run2"]
+    assert manager.job_data("./run1") is None
+
+
+def test_symlinks_inside_the_base_dir_are_followed(tmp_path):
+    base = tmp_path / "base"
+    make_job(base / "real", 100, 1000)
+    os.symlink(base / "real", base / "linked_dir")
+    (base / "files").mkdir()
+    target = next((base / "real").glob("*summary*"))
+    os.symlink(target, base / "files" / target.name)
+    infos = {info.train_id: info for info in list_summary_dirs(str(base))}
+    assert set(infos) == {"./real", "./linked_dir", "./files"}
+    assert infos["./linked_dir"].summary_files == infos["./files"].summary_files == 1
+    manager = DataManager(str(base), reload_interval=0)
+    manager.load_all_now()
+    for train_id in infos:
+        assert manager.job_data(train_id).samples(PluginName.SCALAR, "loss/scalar")["step"].tolist() == [1]
+
+
+def test_nothing_outside_the_base_dir_is_ever_opened(tmp_path):
+    outside = tmp_path / "outside"
+    make_job(outside / "job", 100, 1000)
+    base = tmp_path / "base"
+    make_job(base / "own", 200, 2000)
+    os.symlink(outside / "job", base / "linked_dir")  # a job dir pointing out
+    (base / "mixed").mkdir()
+    stolen = next((outside / "job").glob("*summary*"))
+    os.symlink(stolen, base / "mixed" / stolen.name)  # a file pointing out
+    os.symlink(stolen, base / stolen.name)  # one in the base dir itself
+    opened = []
+
+    def audit(event, args):
+        if event in ("open", "os.scandir", "os.listdir"):
+            opened.append(args[0])
+
+    AUDIT_SINKS.append(audit)
+    try:
+        manager = DataManager(str(base), reload_interval=0)
+        manager.load_all_now()
+        for train_id in ("./linked_dir", "./mixed", "./"):
+            manager.cache_train_job(train_id)
+        manager.load_all_now()
+    finally:
+        AUDIT_SINKS.remove(audit)
+    assert [info.train_id for info in manager.briefs()] == ["./own"]
+    opened = [os.path.realpath(os.fsdecode(path)) for path in opened if isinstance(path, (str, bytes, os.PathLike))]
+    assert any(path.startswith(str(base.resolve())) for path in opened)
+    assert not [path for path in opened if path.startswith(str(outside.resolve()))]
+
+
+AUDIT_SINKS = []
+sys.addaudithook(lambda event, args: [sink(event, args) for sink in AUDIT_SINKS])

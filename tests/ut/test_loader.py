@@ -1,10 +1,12 @@
 """Incremental loading of a job: real fixtures and logs made with our writer."""
+
 import os
 import time
 
 import numpy as np
 
 from mindinsight.conf.plugins import PluginName
+from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.format.records import frame
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.summary import SummaryWriter
@@ -21,8 +23,14 @@ def test_b_summary_ops_contents(fixture_job):
     loader = JobLoader(str(fixture_job("b_summary_ops")))
     load_fully(loader, chunk=64 * 1024)
     tags = loader.data.all_tags()
-    assert tags["scalar"] == ["accuracy/scalar", "custom_loss/scalar", "fc3_out_mean/scalar",
-                              "learning_rate/scalar", "loss_op/scalar", "nan_inf_scalar/scalar"]
+    assert tags["scalar"] == [
+        "accuracy/scalar",
+        "custom_loss/scalar",
+        "fc3_out_mean/scalar",
+        "learning_rate/scalar",
+        "loss_op/scalar",
+        "nan_inf_scalar/scalar",
+    ]
     assert tags["image"] == ["input_image/image", "rgb_pattern/image"]
     assert tags["histogram"] == ["conv1_out/histogram", "fc1_out/histogram", "fc3.weight/histogram"]
     assert tags["tensor"] == ["conv1_feature_map/tensor", "custom_tensor/tensor", "int_tensor/tensor"]
@@ -82,8 +90,12 @@ def test_lineage_from_two_files(fixture_job):
     lineage = loader.data.lineage
     assert lineage.train_lineage.algorithm.network == "LeNet5"
     assert '"Accuracy"' in lineage.evaluation_lineage.metric
-    assert lineage.user_defined == {"fixture": "a_lenet_collector", "owner": "vision-team",
-                                    "version": 1, "dropout": 0.0}
+    assert lineage.user_defined == {
+        "fixture": "a_lenet_collector",
+        "owner": "vision-team",
+        "version": 1,
+        "dropout": 0.0,
+    }
 
 
 def test_appended_records_are_read_on_the_next_load(tmp_path):
@@ -104,20 +116,44 @@ def test_appended_records_are_read_on_the_next_load(tmp_path):
     assert loader.load().bytes_read == 0
 
 
-def test_partial_tail_marks_integrity_until_completed(tmp_path):
+def test_partial_tail_of_the_newest_file_waits_without_alarm(tmp_path):
     with SummaryWriter(tmp_path, timestamp=100) as writer:
         writer.add_scalar("loss", 1.0, 1)
-    tail = frame(b"\x09" + b"\x00" * 8 + b"\x10\x02")   # wall_time + step=2, framed
+    event = summary_pb.Event(wall_time=1.0, step=2)
+    event.summary.value.add(tag="loss", scalar_value=2.0)
+    tail = frame(event.SerializeToString())
     with open(writer.path, "ab") as stream:
         stream.write(tail[:10])
     loader = JobLoader(str(tmp_path))
     load_fully(loader)
-    assert not loader.is_integrity
+    assert loader.is_integrity and loader.corrupt_records == 0  # MindSpore is still writing it
     assert loader.data.samples(PluginName.SCALAR, "loss/scalar")["step"].tolist() == [1]
     with open(writer.path, "ab") as stream:
         stream.write(tail[10:])
     load_fully(loader)
     assert loader.is_integrity
+    assert loader.data.samples(PluginName.SCALAR, "loss/scalar")["step"].tolist() == [1, 2]
+
+
+def test_file_deleted_between_listing_and_reading(tmp_path, monkeypatch):
+    with SummaryWriter(tmp_path, timestamp=100) as first:
+        first.add_scalar("old", 1.0, 1)
+    with SummaryWriter(tmp_path, timestamp=200) as second:
+        second.add_scalar("new", 1.0, 1)
+    real_scandir = os.scandir
+
+    def scandir_then_delete(path):
+        entries = list(real_scandir(path))
+        if os.path.exists(first.path):
+            os.remove(first.path)
+        return iter(entries)
+
+    monkeypatch.setattr(os, "scandir", scandir_then_delete)
+    loader = JobLoader(str(tmp_path))
+    load_fully(loader)  # must not raise
+    monkeypatch.setattr(os, "scandir", real_scandir)
+    load_fully(loader)
+    assert loader.data.tags(PluginName.SCALAR) == ["new/scalar"]
 
 
 def test_stale_partial_tail_is_given_up(tmp_path):
@@ -173,6 +209,7 @@ def test_vanished_file_resets_the_job(tmp_path):
 
 def test_newest_summary_graph_replaces_older(tmp_path):
     from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+
     graph = anf_ir.GraphProto(name="g")
     graph.node.add(name="1", op_type="Conv2D", scope="Default")
     with SummaryWriter(tmp_path, timestamp=100) as first:
@@ -188,7 +225,7 @@ def test_tensor_tag_limit_evicts_the_oldest(tmp_path):
     with SummaryWriter(tmp_path, timestamp=100) as writer:
         for index in range(8):
             writer.add_tensor(f"t{index}", np.zeros((2, 2)), 1)
-        writer.add_tensor("t0", np.zeros((2, 2)), 2)   # evicted earlier: not re-admitted
+        writer.add_tensor("t0", np.zeros((2, 2)), 2)  # evicted earlier: not re-admitted
     loader = JobLoader(str(tmp_path))
     load_fully(loader)
     assert loader.data.tags(PluginName.TENSOR) == [f"t{index}/tensor" for index in range(2, 8)]
