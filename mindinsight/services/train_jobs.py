@@ -40,14 +40,9 @@ def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
         "dump_dir": None,
         "is_integrity": manager.is_integrity(info.train_id),
         # Ours: records skipped for a CRC mismatch or a broken length (0 for a sound job).
-        "skipped_records": _skipped_records(manager, info.train_id),
+        "skipped_records": manager.skipped_records(info.train_id),
         "plugins": job_plugins(manager, info.train_id),
     }
-
-
-def _skipped_records(manager: DataManager, train_id: str) -> int:
-    counter = getattr(manager, "skipped_records", None)
-    return counter(train_id) if counter else 0
 
 
 def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str | None = None) -> dict:
