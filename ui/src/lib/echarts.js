@@ -1,10 +1,25 @@
 // ECharts with only the parts the UI draws (keeps the bundle small), plus the light/dark themes.
 import * as echarts from 'echarts/core'
 import { LineChart } from 'echarts/charts'
-import { GridComponent, ToolboxComponent, TooltipComponent } from 'echarts/components'
+import {
+  BrushComponent,
+  GridComponent,
+  MarkLineComponent,
+  ToolboxComponent,
+  TooltipComponent,
+} from 'echarts/components'
 import { CanvasRenderer } from 'echarts/renderers'
 
-echarts.use([LineChart, GridComponent, TooltipComponent, ToolboxComponent, CanvasRenderer])
+// Brush drives the scalar charts' box zoom; MarkLine draws threshold and NaN/Inf markers.
+echarts.use([
+  LineChart,
+  GridComponent,
+  TooltipComponent,
+  ToolboxComponent,
+  BrushComponent,
+  MarkLineComponent,
+  CanvasRenderer,
+])
 
 export const ACCENT = '#00a5a7'
 

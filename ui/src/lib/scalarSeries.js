@@ -1,6 +1,8 @@
 // Scalar points -> ECharts line data. The server sends non-finite values as null (the original
 // server could also send NaN/Infinity, patched to the strings "NaN", "Infinity", "-Infinity").
 // Non-finite points are not drawn: they become gaps in the line and are counted for a notice.
+// A null value can carry its kind in an optional `non_finite` field ('NaN', 'Infinity',
+// '-Infinity') so the UI can name it; without that field it is only known as 'null'.
 
 const NON_FINITE_LABELS = { NaN: 'NaN', Infinity: 'Infinity', '-Infinity': '-Infinity' }
 
@@ -13,8 +15,8 @@ export function finiteValue(raw) {
 }
 
 /** How a dropped value is described: 'NaN', 'Infinity', '-Infinity' or 'null'. */
-export function describeNonFinite(raw) {
-  if (raw === null || raw === undefined) return 'null'
+export function describeNonFinite(raw, hint) {
+  if (raw === null || raw === undefined) return hint === undefined || hint === null ? 'null' : describeNonFinite(hint)
   const text = String(typeof raw === 'number' ? raw : raw).trim()
   if (text in NON_FINITE_LABELS) return NON_FINITE_LABELS[text]
   if (/^[+-]?inf(inity)?$/i.test(text)) return text.startsWith('-') ? '-Infinity' : 'Infinity'
@@ -37,7 +39,7 @@ export function buildScalarSeries(metadatas) {
     const step = Number(point.step)
     if (!Number.isFinite(step)) continue
     const value = finiteValue(point.value)
-    const kind = value === null ? describeNonFinite(point.value) : null
+    const kind = value === null ? describeNonFinite(point.value, point.non_finite) : null
     if (kind) invalid.push({ step, kind })
     else finiteCount += 1
     data.push([step, value, Number(point.wall_time), kind])

@@ -1,0 +1,229 @@
+// The ECharts option of a scalar chart: one tag, or two tags on two y axes ("synthesis"). Pure, so
+// unit tests can check what is drawn: smoothing, axis types, zoom window, threshold highlight and
+// the markers of non-finite values.
+import { smoothValues } from './smoothing.js'
+import { thresholdLines, thresholdSegments } from './scalarThreshold.js'
+import { formatAxisValue, formatValue, formatWallTime } from './format.js'
+
+export const THRESHOLD_COLOR = '#e8363b'
+export const NON_FINITE_COLOR = '#e6a23c'
+// Charts with more non-finite points than this list them in the notice only, not as lines.
+const MAX_NON_FINITE_MARKERS = 50
+
+/** Short names of non-finite kinds on the chart. */
+export const NON_FINITE_SHORT = { NaN: 'NaN', Infinity: '+Inf', '-Infinity': '-Inf', null: '?' }
+
+/** The x coordinate of a point for the chosen horizontal axis. */
+export function xValue(xAxis, step, wallTime, firstWallTime) {
+  if (xAxis === 'relative') return wallTime - firstWallTime
+  if (xAxis === 'absolute') return wallTime * 1000
+  return step
+}
+
+/**
+ * The points of one tag as drawn: x, the drawable value (null for non-finite, and for values <= 0
+ * on a log axis), the smoothed value, plus what the tooltip shows.
+ * @param {{data: Array<[number, number|null, number, string|null]>}} series from buildScalarSeries
+ */
+export function prepareLine(series, { smoothing = 0, xAxis = 'step', logY = false } = {}) {
+  const data = series?.data || []
+  const walls = data.map((point) => point[2]).filter(Number.isFinite)
+  const firstWallTime = walls.length ? Math.min(...walls) : 0
+  const drawable = data.map(([, value]) => (value !== null && (!logY || value > 0) ? value : null))
+  const smoothed = smoothValues(drawable, smoothing)
+  const points = data.map(([step, value, wallTime, kind], index) => ({
+    x: xValue(xAxis, step, wallTime, firstWallTime),
+    step,
+    wallTime,
+    relative: wallTime - firstWallTime,
+    value,
+    kind,
+    drawn: drawable[index],
+    smoothed: smoothed[index],
+  }))
+  return {
+    points,
+    nonFinite: points.filter((point) => point.kind),
+    dropped: logY ? data.filter(([, value]) => value !== null && value <= 0).length : 0,
+    maxValue: Math.max(-Infinity, ...data.map(([, value]) => value).filter((value) => value !== null)),
+  }
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
+/** The tooltip's HTML: one row per tag with run, tag, smoothed value, value, step and times. */
+export function tooltipHtml(rows, labels, { smoothing }) {
+  const head = [labels.run, labels.tag, ...(smoothing > 0 ? [labels.smoothed] : []), labels.value, labels.step]
+  head.push(labels.relativeTime, labels.absoluteTime)
+  const body = rows.map(({ color, run, tag, point }) => {
+    const shown = point.kind ? labels.kind(point.kind) : formatValue(point.value)
+    const smoothedText = point.kind ? '-' : point.smoothed === null ? '-' : formatValue(point.smoothed)
+    const values = [run, tag, ...(smoothing > 0 ? [smoothedText] : []), shown, point.step]
+    values.push(`${Number(point.relative.toFixed(3))}s`, formatWallTime(point.wallTime))
+    const dot = `<span class="mi-tooltip-dot" style="background:${escapeHtml(color)}"></span>`
+    const tds = values.map((item, column) => `<td>${column === 0 ? dot : ''}${escapeHtml(item)}</td>`).join('')
+    return `<tr${point.kind ? ' class="mi-tooltip-invalid"' : ''}>${tds}</tr>`
+  })
+  return `<table class="mi-tooltip-table"><thead><tr>${head.map((item) => `<th>${escapeHtml(item)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`
+}
+
+function yAxisOption({ index, count, logY, range, name, color }) {
+  return {
+    type: logY ? 'log' : 'value',
+    logBase: 10,
+    scale: true,
+    position: index === 0 ? 'left' : 'right',
+    name: count > 1 ? name : undefined,
+    nameLocation: 'end',
+    nameTextStyle: count > 1 ? { fontWeight: 'bold', color, align: index === 0 ? 'left' : 'right' } : undefined,
+    min: range ? range[0] : undefined,
+    max: range ? range[1] : undefined,
+    axisLabel: { formatter: formatAxisValue },
+    splitLine: { show: index === 0 },
+  }
+}
+
+function xAxisOption(xAxis, range) {
+  return {
+    type: xAxis === 'absolute' ? 'time' : 'value',
+    scale: xAxis === 'absolute',
+    minInterval: xAxis === 'step' ? 1 : undefined,
+    min: range ? range[0] : undefined,
+    max: range ? range[1] : undefined,
+    splitLine: { show: true },
+    axisLabel: xAxis === 'relative' ? { formatter: (value) => `${formatAxisValue(value)}s` } : {},
+  }
+}
+
+function nonFiniteMarkLine(line) {
+  if (!line.nonFinite.length || line.nonFinite.length > MAX_NON_FINITE_MARKERS) return undefined
+  return {
+    silent: true,
+    symbol: ['none', 'none'],
+    animation: false,
+    lineStyle: { type: 'dashed', color: NON_FINITE_COLOR, width: 1 },
+    label: { position: 'end', color: NON_FINITE_COLOR, fontSize: 10, formatter: (item) => item.name },
+    // NaN is labelled below the plot, ±Inf on the side they point to, so neighbours do not overlap.
+    data: line.nonFinite.map((point) => ({
+      xAxis: point.x,
+      name: NON_FINITE_SHORT[point.kind] || point.kind,
+      label: { position: point.kind === 'Infinity' ? 'end' : 'start' },
+    })),
+  }
+}
+
+function thresholdSeries(line, index, threshold, logY) {
+  const points = line.points.map((point) => [point.x, point.smoothed])
+  const transform = logY ? Math.log10 : undefined
+  const inverse = logY ? (value) => 10 ** value : undefined
+  const { data } = thresholdSegments(points, threshold, { transform, inverse })
+  return {
+    id: `threshold-${index}`,
+    type: 'line',
+    yAxisIndex: index,
+    data,
+    showSymbol: false,
+    connectNulls: false,
+    silent: true,
+    z: 4,
+    lineStyle: { color: THRESHOLD_COLOR, width: 2 },
+    itemStyle: { color: THRESHOLD_COLOR },
+    tooltip: { show: false },
+    markLine: {
+      silent: true,
+      symbol: ['circle', 'arrow'],
+      symbolSize: 6,
+      animation: false,
+      lineStyle: { type: 'dashed', color: '#6c7fd8', width: 1 },
+      label: { position: 'end', formatter: (item) => formatAxisValue(item.value) },
+      data: thresholdLines(threshold)
+        .filter((value) => !logY || value > 0)
+        .map((value) => ({ yAxis: value })),
+    },
+  }
+}
+
+/**
+ * @param {object} params
+ * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null}>} params.lines
+ * @param {{x?: number[]|null, y?: Array<number[]|null>}|null} params.zoom the current zoom window
+ * @param {string[]} params.colors one colour per line
+ * @param {object} params.labels tooltip texts (run, tag, smoothed, value, step, relativeTime, absoluteTime, kind())
+ */
+export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY = false, zoom = null, colors, labels }) {
+  const series = []
+  lines.forEach(({ tag, line, threshold }, index) => {
+    const color = colors[index % colors.length]
+    if (smoothing > 0) {
+      series.push({
+        id: `raw-${index}`,
+        type: 'line',
+        name: tag,
+        yAxisIndex: index,
+        data: line.points.map((point) => [point.x, point.drawn]),
+        showSymbol: false,
+        connectNulls: false,
+        silent: true,
+        z: 1,
+        itemStyle: { color },
+        lineStyle: { color, width: 1, opacity: 0.28 },
+      })
+    }
+    series.push({
+      id: `smoothed-${index}`,
+      type: 'line',
+      name: tag,
+      yAxisIndex: index,
+      data: line.points.map((point) => [point.x, point.smoothed]),
+      showSymbol: false,
+      connectNulls: false,
+      z: 2,
+      itemStyle: { color },
+      lineStyle: { color, width: 1.5 },
+      markLine: nonFiniteMarkLine(line),
+    })
+    if (threshold) series.push(thresholdSeries(line, index, threshold, logY))
+  })
+  const count = lines.length
+  return {
+    animationDuration: 300,
+    grid: { left: 12, right: count > 1 ? 12 : 28, top: count > 1 ? 44 : 24, bottom: 8, containLabel: true },
+    tooltip: {
+      trigger: 'axis',
+      confine: true,
+      className: 'mi-scalar-tooltip',
+      axisPointer: { type: 'line', lineStyle: { type: 'dashed' } },
+      formatter: (params) => {
+        const rows = (Array.isArray(params) ? params : [params])
+          .filter((item) => String(item.seriesId).startsWith('smoothed-'))
+          .map((item) => {
+            const index = Number(String(item.seriesId).slice('smoothed-'.length))
+            const entry = lines[index]
+            const point = entry?.line.points[item.dataIndex]
+            return point && { color: colors[index % colors.length], run: entry.run, tag: entry.tag, point }
+          })
+          .filter(Boolean)
+        return rows.length ? tooltipHtml(rows, labels, { smoothing }) : ''
+      },
+    },
+    // The box zoom is driven by the chart's own buttons: no ECharts toolbox (brush would add one).
+    toolbox: { show: false },
+    brush: {
+      toolbox: [],
+      seriesIndex: [],
+      brushType: 'rect',
+      brushMode: 'single',
+      transformable: false,
+      removeOnClick: true,
+      brushStyle: { borderWidth: 1, color: 'rgba(0,165,167,0.12)', borderColor: 'rgba(0,165,167,0.7)' },
+      outOfBrush: { colorAlpha: 1 },
+    },
+    xAxis: xAxisOption(xAxis, zoom?.x),
+    yAxis: lines.map(({ tag }, index) =>
+      yAxisOption({ index, count, logY, range: zoom?.y?.[index], name: tag, color: colors[index % colors.length] }),
+    ),
+    series,
+  }
+}
