@@ -8,6 +8,26 @@ not starve the others. Readers get a job's ``JobData`` and may read it while it 
 ``generation`` counts changes of anything a query can see (the brief list, which jobs are
 cached and their status, any job's data): an answer computed at one generation stays right
 until the generation moves on, so the server may reuse it without asking again.
+
+How the loading thread and the requests share the one server process:
+
+* Threads: one loading thread (``_run``: ``refresh_briefs`` then ``load_pass`` every
+  ``reload_interval`` s, or at once when ``cache_train_job`` wakes it) and the request
+  threads (the event loop thread and the serving pool). They share one interpreter, so one
+  GIL.
+* Locks: ``self._lock`` guards only the brief list and the job table; it is held for
+  bookkeeping (never while a file is read or decoded), so a request waits at most for a
+  dictionary update. Each job's ``JobData.lock`` is held by the loader while it adds one
+  decoded batch of one tag to its reservoir, and by a request while it copies one tag's
+  samples; readers see every batch whole or not at all.
+* Chunk budget: a job's first ``load`` reads ``first_chunk_bytes`` (256 KB), every later one
+  ``chunk_bytes`` (4 MB), round-robin over the jobs, so one call holds the CPU for one chunk's
+  decode (tens of ms for 4 MB) and a large job never starves the others.
+* GIL: file reads release it; during a chunk's decode a request thread waiting for it gets
+  it after at most ``sys.getswitchinterval()`` (5 ms) plus the one C call running then (one
+  numpy operation or protobuf parse, bounded by the chunk); after every chunk the loader
+  calls ``time.sleep(0)`` to offer it at once. So a request is never queued behind a whole
+  load, and answers from what is loaded so far (status ``CACHING``).
 """
 
 import logging

@@ -42,7 +42,7 @@ class JobFile:
     """One file of a job dir worth reading, as it was when listed."""
 
     name: str
-    path: str  # what to open: the real path (symlinks resolved)
+    path: str  # what to open: a path inside the base dir (a followed symlink resolved)
     size: int
     mtime: float
     mtime_ns: int
@@ -74,7 +74,8 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
 
     ``root`` is the real path of the base dir: the job dir and every file must resolve inside it.
     """
-    real_dir = resolve_inside(job_dir, root)
+    # A plain job dir is the base dir or one of its children; only a linked one needs resolving.
+    real_dir = resolve_inside(job_dir, root) if os.path.islink(job_dir) else job_dir
     if real_dir is None:
         return None
     try:

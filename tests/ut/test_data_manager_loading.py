@@ -1,8 +1,16 @@
-"""DataManager loading: a small first read per job, then full chunks; every job gets data early."""
+"""DataManager loading: a small first read per job, then full chunks; every job gets data early;
+requests answer while a large job is still loading."""
+
+import numpy as np
+
+from mindinsight.backend.application import create_app
+from mindinsight.backend.context import data_manager
 from mindinsight.cache.data_manager import CacheStatus, DataManager
 from mindinsight.conf.plugins import PluginName
+from mindinsight.conf.settings import Settings
 from mindinsight.ingest import loader as loader_module
 from mindinsight.summary import SummaryWriter
+from mindinsight.summary.writer import histogram_proto
 
 
 def make_job(path, steps: int) -> None:
@@ -34,3 +42,39 @@ def test_first_read_is_small_then_full_chunks(tmp_path, monkeypatch):
 
 def test_first_chunk_never_exceeds_the_chunk(tmp_path):
     assert DataManager(str(tmp_path), chunk_bytes=1000, first_chunk_bytes=5000).first_chunk_bytes == 1000
+
+
+def write_large_job(path, steps: int = 4400) -> int:
+    """About 50 MB: each step one scalar and 16 histograms of 30 buckets (quick to write)."""
+    histograms = {f"h{index}": histogram_proto(np.arange(1000.0) * (index + 1), bins=30) for index in range(16)}
+    with SummaryWriter(path, timestamp=100) as writer:
+        for step in range(1, steps + 1):
+            writer.add_values(step, {"loss": 1.0 / step, **histograms}, wall_time=1700000000.0 + step)
+    return steps
+
+
+def test_requests_answer_while_a_large_job_loads(tmp_path):
+    steps = write_large_job(tmp_path / "big")
+    settings = Settings(summary_base_dir=str(tmp_path), reload_interval=0).resolved()
+    app = create_app(settings, start_loading=False)
+    manager = data_manager(app)
+    manager.chunk_bytes = 512 * 1024  # ~100 chunks: the loading thread yields between each
+    client = app.test_client()
+    api = "/v1/mindinsight/datavisual"
+    observed = []
+    manager.start()
+    try:
+        for _ in range(1_000_000):  # bounded; ends when the job is fully loaded
+            listing = client.get(f"{api}/train-jobs", query_string={"train_id": "./big"})
+            status = listing.get_json()["train_jobs"][0]["cache_status"] if listing.status_code == 200 else None
+            answer = client.get(f"{api}/scalar/metadata", query_string={"train_id": "./big", "tag": "loss/scalar"})
+            points = len(answer.get_json()["metadatas"]) if answer.status_code == 200 else 0
+            observed.append((listing.status_code, status, answer.status_code, points))
+            if status == "CACHED":
+                break
+    finally:
+        manager.stop()
+    assert all(code == 200 for code, _, _, _ in observed)
+    # Answers with data came while the job was still loading, with part of it.
+    assert any(status == "CACHING" and code == 200 and 0 < points for _, status, code, points in observed)
+    assert observed[-1][1:] == ("CACHED", 200, 1000) and steps > 1000
