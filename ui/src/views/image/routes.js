@@ -1,0 +1,7 @@
+export default [
+  {
+    path: '/train-manage/image',
+    name: 'image',
+    component: () => import('./ImagePage.vue'),
+  },
+]
