@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite'
 import vue from '@vitejs/plugin-vue'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+import Components from 'unplugin-vue-components/vite'
+import { ElementPlusResolver } from 'unplugin-vue-components/resolvers'
 import { constants as zlib } from 'node:zlib'
 
 // The built app is served by the Python server from mindinsight/ui/dist, possibly under a
@@ -9,6 +11,10 @@ export default defineConfig({
   base: './',
   plugins: [
     vue(),
+    // Element Plus on demand: each <el-*> tag and v-loading in a template imports that component
+    // (and its CSS) into the chunk of the page using it, so a page loads only what it shows.
+    // Our own components stay explicitly imported (dirs: []).
+    Components({ resolvers: [ElementPlusResolver({ importStyle: 'css' })], dirs: [], dts: false }),
     // Each file is also written gzip- and brotli-compressed at the highest levels (once, at build
     // time), so the server sends those bytes as they are instead of compressing per request.
     compression({

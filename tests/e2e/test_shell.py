@@ -6,8 +6,10 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import TIMEOUT_MS
+
 PHONE = {"width": 390, "height": 844}
-RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
+RENDERED = '[data-testid$="scalar-chart"][data-rendered="true"]'  # dashboard or scalar page chart
 
 
 def open_interval_editor(page):
@@ -89,6 +91,7 @@ def assert_no_sideways_scroll(page):
 
 def phone_page(browser):
     context = browser.new_context(locale="en-US", viewport=PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
     return context, context.new_page()
 
 
@@ -96,7 +99,7 @@ def test_phone_width_summary_list_and_dashboard_do_not_scroll_sideways(browser, 
     context, page = phone_page(browser)
     try:
         page.goto(server.url + "/")
-        expect(page.get_by_test_id("summary-row")).to_have_count(4)
+        expect(page.get_by_test_id("summary-row")).to_have_count(4, timeout=TIMEOUT_MS)
         assert_no_sideways_scroll(page)
         # The header's controls and the pager stay on the screen.
         for locator in (
@@ -108,7 +111,7 @@ def test_phone_width_summary_list_and_dashboard_do_not_scroll_sideways(browser, 
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
 
         page.get_by_test_id("summary-row").filter(has_text="./b_summary_ops").get_by_test_id("dashboard-link").click()
-        expect(page.locator(RENDERED).first).to_be_visible()
+        expect(page.locator(RENDERED).first).to_be_visible(timeout=TIMEOUT_MS)
         assert_no_sideways_scroll(page)
         chart = page.locator(RENDERED).first.bounding_box()
         assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"], chart

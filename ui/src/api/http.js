@@ -1,26 +1,14 @@
-import axios from 'axios'
 import { parseJsonLenient } from '../lib/json.js'
 import { serializeParams } from '../lib/params.js'
+
+// The browser's fetch: the few things the app needs from an HTTP client (query strings, JSON,
+// cancellation, a timeout) are a few lines on top of it, and a client library would be a fifth
+// of the JavaScript every page loads first.
 
 // Relative base URL: resolved against the document URL, so the app works under any
 // --url-path-prefix (routing is by hash, the document path stays the app root).
 export const API_BASE = 'v1/mindinsight'
-
-const http = axios.create({
-  baseURL: API_BASE,
-  timeout: 30000,
-  paramsSerializer: { serialize: serializeParams },
-  transformResponse: [
-    (data) => {
-      if (typeof data !== 'string' || data === '') return data
-      try {
-        return parseJsonLenient(data)
-      } catch {
-        return data
-      }
-    },
-  ],
-})
+export const TIMEOUT_MS = 30000
 
 // Requests of the current page; cancelled when the route changes to another page.
 let pageController = new AbortController()
@@ -29,11 +17,6 @@ export function cancelPageRequests() {
   pageController.abort()
   pageController = new AbortController()
 }
-
-http.interceptors.request.use((config) => {
-  if (!config.signal) config.signal = pageController.signal
-  return config
-})
 
 /** An API failure: `message` is the server's error_msg when there is one. */
 export class ApiError extends Error {
@@ -46,38 +29,62 @@ export class ApiError extends Error {
   }
 }
 
+/** A request cancelled on purpose (page left, caller's signal): not an error to show. */
 export function isCancel(error) {
-  return axios.isCancel(error) || error?.name === 'CanceledError' || error?.code === 'ERR_CANCELED'
+  return error?.name === 'AbortError' || error?.name === 'CanceledError' || error?.code === 'ERR_CANCELED'
 }
 
-function toApiError(error) {
-  if (isCancel(error)) return error
-  const response = error?.response
-  const body = response?.data
+/** The request URL: API_BASE/url?query. */
+export function apiUrl(url, params) {
+  const query = serializeParams(params)
+  return `${API_BASE}/${url}${query ? `?${query}` : ''}`
+}
+
+function parseBody(text) {
+  if (text === '') return text
+  try {
+    return parseJsonLenient(text)
+  } catch {
+    return text
+  }
+}
+
+/** The ApiError for a failed answer: the API's `{error_code, error_msg}` when the body is one. */
+export function answerError(status, body) {
   if (body && typeof body === 'object' && (body.error_msg || body.error_code)) {
-    return new ApiError(body.error_msg || '', { code: body.error_code || null, status: response.status })
+    return new ApiError(body.error_msg || '', { code: body.error_code || null, status })
   }
   // A body that is not the API's JSON (proxy error page, 414 from the HTTP server...).
-  if (response) return new ApiError('', { status: response.status })
-  return new ApiError(error?.message || '', { network: true })
+  return new ApiError('', { status })
 }
 
-export async function get(url, params, options = {}) {
-  try {
-    const response = await http.get(url, { params, signal: options.signal })
-    return response.data
-  } catch (error) {
-    throw toApiError(error)
+async function request(method, url, { params, body, signal } = {}) {
+  // The caller's signal replaces the page's: such a request outlives a route change on purpose.
+  const signals = [signal || pageController.signal, AbortSignal.timeout(TIMEOUT_MS)]
+  const init = { method, signal: AbortSignal.any(signals), headers: { Accept: 'application/json' } }
+  if (body !== undefined) {
+    init.body = JSON.stringify(body)
+    init.headers['Content-Type'] = 'application/json'
   }
-}
-
-export async function post(url, body, params, options = {}) {
+  let response
+  let text
   try {
-    const response = await http.post(url, body, { params, signal: options.signal })
-    return response.data
+    response = await fetch(apiUrl(url, params), init)
+    text = await response.text()
   } catch (error) {
-    throw toApiError(error)
+    if (isCancel(error)) throw error
+    // Server unreachable, connection dropped, or no answer within TIMEOUT_MS (TimeoutError).
+    throw new ApiError(error?.message || '', { network: true })
   }
+  const data = parseBody(text)
+  if (!response.ok) throw answerError(response.status, data)
+  return data
 }
 
-export default http
+export function get(url, params, options = {}) {
+  return request('GET', url, { params, signal: options.signal })
+}
+
+export function post(url, body, params, options = {}) {
+  return request('POST', url, { params, body, signal: options.signal })
+}

@@ -1,0 +1,298 @@
+"""UI figures: Debian's Chromium (headless, driven by Playwright) against a real ``mindinsight start``.
+
+``python bench/ui_bench.py [--runs 5] [--base DIR --train-id ID]``; also a section of
+``python bench/run.py --ui``. Needs the built UI (``cd ui && npm run build``), /usr/bin/chromium
+and the ``playwright`` Python package (no downloaded browser).
+
+Every run opens a page in a fresh browser context (empty HTTP cache, no storage), so each load
+is a first visit. Times are taken inside the page, from the start of navigation
+(``performance.now()``), when a MutationObserver first sees:
+
+* summary list visible: the first job row of ``#/summary-manage``;
+* first dashboard chart drawn: on ``#/train-manage/training-dashboard``, the first scalar chart
+  (``data-testid`` ending in "scalar-chart") whose ``data-rendered`` is "true" (ECharts has drawn
+  it and its short entry animation is over); the first frame with chart pixels is shown beside it;
+* first scalar-page chart drawn: the same on ``#/train-manage/scalar`` ("n/a" while the app has
+  no such page);
+* initial JS of the dashboard: every script the dashboard loaded before its first chart was
+  drawn, gzip-compressed at level 9 as the build's ``.gz`` copies are (what a gzip-only client
+  receives); the bytes Chromium actually received (brotli) are shown beside it.
+
+The median of the runs is shown. Logs: the real MindSpore logs of ``tests/fixtures`` (one job
+with 6 scalar tags of 300 steps, three runs with 3) unless ``--base`` names another directory.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DIST_INDEX = os.path.join(ROOT, "mindinsight", "ui", "dist", "index.html")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+FIXTURE_JOBS = {
+    "b_summary_ops": "b_summary_ops",
+    "run1": "c_multi_runs/run1_momentum_lr0.01_bs32",
+    "run2": "c_multi_runs/run2_momentum_lr0.005_bs16",
+    "run3": "c_multi_runs/run3_adam_lr0.001_bs32",
+}
+TARGETS = {"list": 0.5, "dashboard": 0.8, "scalar": 0.8, "js_kb": 250}
+TIMEOUT_MS = 30_000
+
+# Records, in page time, when each watched selector first matches, and the first animation
+# frame in which a chart canvas holds pixels. Installed before any script of the page runs.
+WATCH_SCRIPT = """
+(() => {
+  const marks = (window.__miMarks = {})
+  const watched = {
+    row: '[data-testid="summary-row"]',
+    chart: '[data-testid$="scalar-chart"][data-rendered="true"]',
+    notFound: '[data-testid="not-found"]',
+  }
+  const check = () => {
+    for (const [name, selector] of Object.entries(watched)) {
+      if (!(name in marks) && document.querySelector(selector)) marks[name] = performance.now()
+    }
+  }
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true })
+  const painted = () => {
+    for (const canvas of document.querySelectorAll('[data-testid$="scalar-chart"] canvas')) {
+      if (!canvas.width || !canvas.height) continue
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data
+      for (let i = 3; i < pixels.length; i += 4 * 7) {
+        if (pixels[i]) {
+          marks.chartPaint = performance.now()
+          return
+        }
+      }
+    }
+    if (!('chart' in marks)) requestAnimationFrame(painted)
+  }
+  requestAnimationFrame(painted)
+})()
+"""
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def make_fixture_base(base: str) -> tuple[str, str]:
+    """Copy the fixture jobs into ``base``; the dashboard's train id."""
+    for name, source in FIXTURE_JOBS.items():
+        shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "mindspore-2.10", source), os.path.join(base, name))
+    return base, "./b_summary_ops"
+
+
+class Server:
+    """``mindinsight start`` on a free loopback port, ``mindinsight stop`` on exit."""
+
+    def __init__(self, base: str):
+        from server_bench import free_port
+
+        self.base, self.port = base, free_port()
+        self.workspace = tempfile.mkdtemp(prefix="mi-ui-bench-")
+        self.env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def cli(self, *args):
+        return subprocess.run(
+            [sys.executable, "-m", "mindinsight.cli", *args, "--port", str(self.port), "--workspace", self.workspace],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    def __enter__(self):
+        started = self.cli("start", "--summary-base-dir", self.base, "--reload-interval", "3")
+        if started.returncode != 0:
+            raise RuntimeError(f"mindinsight start failed:\n{started.stdout}{started.stderr}")
+        return self
+
+    def __exit__(self, *exc):
+        self.cli("stop")
+        shutil.rmtree(self.workspace, ignore_errors=True)
+
+    def api(self, path: str, body: dict | None = None) -> dict:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            f"{self.url}/v1/mindinsight/{path}", data=data, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def wait_until_cached(self, train_id: str, timeout: float = 120):
+        """The job's data is loaded: what a user who opens the dashboard a moment later meets."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            jobs = self.api("datavisual/train-jobs?offset=0&limit=999")["train_jobs"]
+            if any(job["train_id"] == train_id and job["cache_status"] == "CACHED" for job in jobs):
+                return
+            self.api("datavisual/train-job-caches", {"train_ids": [train_id]})
+            time.sleep(0.2)
+        raise RuntimeError(f"{train_id} was never fully loaded")
+
+
+def load(browser, url: str, wait_for: str) -> dict:
+    """One cold visit: page marks (ms from navigation start) and the scripts fetched before ``wait_for``."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+    try:
+        context.add_init_script(WATCH_SCRIPT)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.wait_for_function(
+            f"() => window.__miMarks && ('{wait_for}' in window.__miMarks || 'notFound' in window.__miMarks)"
+        )
+        marks = page.evaluate("() => ({ ...window.__miMarks })")
+        limit = marks.get(wait_for, float("inf"))
+        scripts = page.evaluate(
+            """(limit) => performance.getEntriesByType('resource')
+                 .filter((e) => /\\.m?js(\\?|$)/.test(e.name) && e.responseEnd <= limit)
+                 .map((e) => ({ url: e.name, transfer: e.transferSize, encoded: e.encodedBodySize }))""",
+            limit if limit != float("inf") else 1e12,
+        )
+        return {"marks": marks, "scripts": scripts}
+    finally:
+        context.close()
+
+
+def gzip_size(url: str, cache: dict) -> int:
+    if url not in cache:
+        request = urllib.request.Request(url, headers={"Accept-Encoding": "identity"})
+        with urllib.request.urlopen(request) as answer:
+            cache[url] = len(gzip.compress(answer.read(), compresslevel=9))
+    return cache[url]
+
+
+def timing_row(label: str, seconds: list[float], target: float, extra: str = "") -> tuple:
+    value = median(seconds)
+    detail = f"{value:.2f} s (median of {len(seconds)}, {min(seconds):.2f}..{max(seconds):.2f}){extra}"
+    return (label, detail, f"<= {target:g} s", value <= target)
+
+
+def measure(server: Server, train_id: str, runs: int) -> list[tuple]:
+    from playwright.sync_api import sync_playwright
+
+    quoted = urllib.parse.quote(train_id, safe="./")
+    list_url = f"{server.url}/#/summary-manage"
+    dashboard_url = f"{server.url}/#/train-manage/training-dashboard?id={quoted}"
+    scalar_url = f"{server.url}/#/train-manage/scalar?train_id={quoted}"
+    rows = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            load(browser, dashboard_url, "chart")  # warms the server's answers, not the browser
+            visits = [load(browser, list_url, "row") for _ in range(runs)]
+            rows.append(
+                timing_row("UI: summary list visible", [v["marks"]["row"] / 1000 for v in visits], TARGETS["list"])
+            )
+
+            visits = [load(browser, dashboard_url, "chart") for _ in range(runs)]
+            drawn = [v["marks"]["chart"] / 1000 for v in visits]
+            painted = [v["marks"].get("chartPaint", v["marks"]["chart"]) / 1000 for v in visits]
+            rows.append(
+                timing_row(
+                    "UI: first dashboard chart drawn",
+                    drawn,
+                    TARGETS["dashboard"],
+                    f"; first pixels {median(painted):.2f} s",
+                )
+            )
+
+            sizes: dict = {}
+            scripts = visits[len(visits) // 2]["scripts"]
+            gz = sum(gzip_size(script["url"], sizes) for script in scripts) / 1024
+            received = sum(script["encoded"] for script in scripts) / 1024
+            names = ", ".join(sorted(script["url"].rsplit("/", 1)[-1] for script in scripts))
+            rows.append(
+                (
+                    "UI: initial JS of the dashboard (gzip -9)",
+                    f"{gz:.0f} KB in {len(scripts)} files ({received:.0f} KB received as sent, brotli): {names}",
+                    f"<= {TARGETS['js_kb']} KB",
+                    gz <= TARGETS["js_kb"],
+                )
+            )
+
+            first = load(browser, scalar_url, "chart")
+            if "chart" not in first["marks"]:
+                rows.append(
+                    (
+                        "UI: first scalar-page chart drawn",
+                        "n/a (the app has no #/train-manage/scalar page)",
+                        f"<= {TARGETS['scalar']:g} s",
+                        None,
+                    )
+                )
+            else:
+                visits = [first] + [load(browser, scalar_url, "chart") for _ in range(runs - 1)]
+                rows.append(
+                    timing_row(
+                        "UI: first scalar-page chart drawn",
+                        [v["marks"]["chart"] / 1000 for v in visits],
+                        TARGETS["scalar"],
+                    )
+                )
+        finally:
+            browser.close()
+    return rows
+
+
+def run(runs: int = 5, base: str | None = None, train_id: str | None = None) -> list[tuple]:
+    """Start a server over ``base`` (default: copies of the test fixtures) and measure; table rows."""
+    if not os.path.isfile(DIST_INDEX):
+        raise RuntimeError("the UI is not built: run `cd ui && npm ci && npm run build` first")
+    if not os.path.isfile(CHROMIUM):
+        raise RuntimeError(f"{CHROMIUM} is missing: apt-get install chromium")
+    scratch = tempfile.mkdtemp(prefix="mi-ui-bench-logs-")
+    try:
+        if base is None:
+            base, train_id = make_fixture_base(os.path.join(scratch, "base"))
+        with Server(base) as server:
+            server.wait_until_cached(train_id)
+            rows = measure(server, train_id, runs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for label, detail, _, _ in rows:
+        print(f"  {label}: {detail}", flush=True)
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold visits per figure (the median is shown)")
+    parser.add_argument("--base", help="summary base dir to serve (default: copies of tests/fixtures logs)")
+    parser.add_argument("--train-id", default="./b_summary_ops", help="job whose dashboard is opened (with --base)")
+    args = parser.parse_args(argv)
+    rows = run(args.runs, args.base, args.train_id if args.base else None)
+    print()
+    print("| figure | measured | target | met |")
+    print("|---|---|---|---|")
+    for label, detail, target, met in rows:
+        print(f"| {label} | {detail} | {target} | {'n/a' if met is None else ('yes' if met else 'NO')} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    sys.exit(main())
