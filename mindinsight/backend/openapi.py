@@ -95,13 +95,17 @@ def _code(error_class) -> str:
     return error_code(error_class.module, error_class.value)
 
 
+def _answer_schema(media_type: str) -> dict:
+    return {"type": "object"} if media_type == "application/json" else {"type": "string", "format": "binary"}
+
+
 def _operation(route, converter) -> dict:
     operation = {
         "operationId": f"{route.topic}.{route.view.__name__}",
         "tags": [route.topic],
         "summary": route.summary.replace("``", "`"),  # docstrings quote code reST-style
         "responses": {
-            "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
+            "200": {"description": "OK", "content": {route.media_type: {"schema": _answer_schema(route.media_type)}}},
             **_error_responses(route_errors(route)),
         },
     }

@@ -67,3 +67,11 @@ ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024     # all reusable answers kept togeth
 ANSWER_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024  # ... and the largest one worth keeping
 DERIVED_VALUES_KEPT = 256                     # derived values per tag kept (mindinsight/cache/memo.py)
 SERIALIZED_ANSWERS_KEPT = 64                  # JSON bodies of derived answers kept (a 1,000-point scalar ~70 KB)
+
+
+# -- images and tensors (services/images.py, services/tensors.py) ---------------------------
+# A browser may reuse an image of an explicit step this long without asking again (the UI
+# adds the sample's wall time to the URL, so a replaced image gets a new URL); ``step=-1``
+# (the latest image) is revalidated with its ETag on every use.
+IMAGE_MAX_AGE_SECONDS = 3600
+MAX_TENSOR_SLICE_DIMS = 2            # items of a tensor ``dims`` query that may hold ':'

@@ -28,6 +28,7 @@ class ApiRoute:
     validated query parameters (``args``) and body fields (``body``). ``errors`` lists the
     error classes a caller can cause beyond bad parameters; ``example`` is a valid query on
     the test fixtures (``{"train_id": ...}`` and the rest), used by the route-walking test.
+    ``media_type`` is what a 200 answer carries (``image/*``: one of the image types).
     """
 
     topic: str
@@ -40,6 +41,7 @@ class ApiRoute:
     body: Schema | None = None
     errors: tuple = ()
     example: dict = field(default_factory=dict)
+    media_type: str = "application/json"
 
     @property
     def path(self) -> str:
@@ -68,6 +70,7 @@ class Topic:
         body: Schema | None = None,
         errors: tuple = (),
         example: dict | None = None,
+        media_type: str = "application/json",
     ):
         """Declare the decorated function as the view of ``method rule``."""
         if serving not in MARKS:
@@ -77,7 +80,17 @@ class Topic:
             summary = (view.__doc__ or "").strip().splitlines()[0] if view.__doc__ else view.__name__
             self.routes.append(
                 ApiRoute(
-                    self.name, rule, method, view, serving, summary, args, body, tuple(errors), dict(example or {})
+                    self.name,
+                    rule,
+                    method,
+                    view,
+                    serving,
+                    summary,
+                    args,
+                    body,
+                    tuple(errors),
+                    dict(example or {}),
+                    media_type,
                 )
             )
             return view
