@@ -1,4 +1,4 @@
-"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server]``.
+"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server] [--ui]``.
 
 Generates the two logs of issue #3 with our SummaryWriter (cached in the data dir), then
 measures through the server's own code and prints one table:
@@ -8,7 +8,9 @@ measures through the server's own code and prints one table:
 * RSS after loading both logs (in-process, and of all server processes);
 * server figures (a real ``mindinsight start``): start to first 200, first data of a large
   job served, p50/p95/p99 and throughput of ``scalar/metadata`` (1,000 points),
-  ``histograms`` and ``train-jobs`` with 32 concurrent clients on loopback.
+  ``histograms`` and ``train-jobs`` with 32 concurrent clients on loopback;
+* with ``--ui``: cold page loads in headless Chromium (bench/ui_bench.py): summary list visible,
+  first dashboard and scalar-page chart drawn, initial JS of the dashboard.
 
 Each in-process figure runs in a fresh child process (bench/inproc.py); the load generator
 (bench/loadgen.py) runs in its own process so it never shares the server's GIL.
@@ -98,6 +100,9 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients per latency run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each cold load (the median is shown)")
     parser.add_argument("--starts", type=int, default=3, help="server starts for the start-up figures")
+    parser.add_argument("--ui", action="store_true",
+                        help="also the UI figures (needs the built UI, /usr/bin/chromium and playwright)")
+    parser.add_argument("--ui-runs", type=int, default=5, help="cold page loads per UI figure (median shown)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     params = QUICK if args.quick else FULL
@@ -137,11 +142,14 @@ def main(argv=None) -> int:
     if not args.skip_server:
         import server_bench
         rows.extend(server_bench.run(dirs, duration=args.duration, clients=args.clients, starts=args.starts))
+    if args.ui:
+        import ui_bench
+        rows.extend(ui_bench.run(args.ui_runs))
 
     print(f"load average after: {load_average()}")
     print()
-    print(f"| figure | measured | target | met |")
-    print(f"|---|---|---|---|")
+    print("| figure | measured | target | met |")
+    print("|---|---|---|---|")
     for label, detail, target, met in rows:
         mark = "n/a" if met is None else ("yes" if met else "NO")
         print(f"| {label} | {detail} | {target} | {mark} |")

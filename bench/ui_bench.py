@@ -34,6 +34,9 @@ import time
 import urllib.parse
 import urllib.request
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DIST_INDEX = os.path.join(ROOT, "mindinsight", "ui", "dist", "index.html")
@@ -54,7 +57,7 @@ FIXTURE_JOBS = {
     "run3": "c_multi_runs/run3_adam_lr0.001_bs32",
 }
 TARGETS = {"list": 0.5, "dashboard": 0.8, "scalar": 0.8, "js_kb": 250}
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 60_000
 
 # Records, in page time, when each watched selector first matches, and the first animation
 # frame in which a chart canvas holds pixels. Installed before any script of the page runs.
@@ -161,9 +164,12 @@ def load(browser, url: str, wait_for: str) -> dict:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(url)
-        page.wait_for_function(
-            f"() => window.__miMarks && ('{wait_for}' in window.__miMarks || 'notFound' in window.__miMarks)"
-        )
+        try:
+            page.wait_for_function(
+                f"() => window.__miMarks && ('{wait_for}' in window.__miMarks || 'notFound' in window.__miMarks)"
+            )
+        except PlaywrightTimeout:
+            raise RuntimeError(f"{url}: nothing matched '{wait_for}' within {TIMEOUT_MS / 1000:g} s") from None
         marks = page.evaluate("() => ({ ...window.__miMarks })")
         limit = marks.get(wait_for, float("inf"))
         scripts = page.evaluate(
@@ -192,8 +198,6 @@ def timing_row(label: str, seconds: list[float], target: float, extra: str = "")
 
 
 def measure(server: Server, train_id: str, runs: int) -> list[tuple]:
-    from playwright.sync_api import sync_playwright
-
     quoted = urllib.parse.quote(train_id, safe="./")
     list_url = f"{server.url}/#/summary-manage"
     dashboard_url = f"{server.url}/#/train-manage/training-dashboard?id={quoted}"
