@@ -1,0 +1,1 @@
+export default [{ path: '/train-manage/histogram', name: 'histogram', component: () => import('./HistogramPage.vue') }]
