@@ -1,0 +1,7 @@
+export default [
+  {
+    path: '/train-manage/tensor',
+    name: 'tensor',
+    component: () => import('./TensorPage.vue'),
+  },
+]
