@@ -5,6 +5,7 @@ markers, paging, the regex filter and CSV/JSON download.
 What is drawn is read from the ECharts instance each chart exposes on its canvas container
 (``el.miChart``), so the tests check the plotted series, not just the controls.
 """
+
 import csv
 import io
 import json
@@ -19,23 +20,47 @@ from tests.helpers.server import running_server
 
 # b_summary_ops writes six scalar tags over steps 1..300; nan_inf_scalar holds a NaN at step 150
 # and +Infinity at step 151 (the server sends both as null).
-TAGS = ["accuracy/scalar", "custom_loss/scalar", "fc3_out_mean/scalar", "learning_rate/scalar",
-        "loss_op/scalar", "nan_inf_scalar/scalar"]
+TAGS = [
+    "accuracy/scalar",
+    "custom_loss/scalar",
+    "fc3_out_mean/scalar",
+    "learning_rate/scalar",
+    "loss_op/scalar",
+    "nan_inf_scalar/scalar",
+]
 JOB = "./b_summary_ops"
 RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
 WAIT_MS = 20_000  # the machine may be busy: drawing six charts can take more than expect's 5 s
 
 TEXTS = {
-    "en-US": {"title": "Scalar", "summary_path": "Summary path: ./b_summary_ops", "current": "Current threshold:",
-              "set": "Set Threshold", "delete": "Delete Threshold", "synthesis": "Scalar Synthesis",
-              "cancel_synthesis": "Cancel Synthesis", "all": "All", "relative": "Relative time(s)",
-              "tooltip_head": ["Name", "Tag", "Smoothed", "Value", "Step", "Relative time", "Absolute time"],
-              "greater": "Greater", "less": "Less"},
-    "zh-CN": {"title": "标量", "summary_path": "训练日志路径：./b_summary_ops", "current": "当前阈值：",
-              "set": "设置阈值", "delete": "删除阈值", "synthesis": "标量合成", "cancel_synthesis": "取消合成",
-              "all": "全选", "relative": "相对时间（s）",
-              "tooltip_head": ["名称", "标签", "平滑值", "值", "步骤", "相对时间", "绝对时间"],
-              "greater": "大于", "less": "小于"},
+    "en-US": {
+        "title": "Scalar",
+        "summary_path": "Summary path: ./b_summary_ops",
+        "current": "Current threshold:",
+        "set": "Set Threshold",
+        "delete": "Delete Threshold",
+        "synthesis": "Scalar Synthesis",
+        "cancel_synthesis": "Cancel Synthesis",
+        "all": "All",
+        "relative": "Relative time(s)",
+        "tooltip_head": ["Name", "Tag", "Smoothed", "Value", "Step", "Relative time", "Absolute time"],
+        "greater": "Greater",
+        "less": "Less",
+    },
+    "zh-CN": {
+        "title": "标量",
+        "summary_path": "训练日志路径：./b_summary_ops",
+        "current": "当前阈值：",
+        "set": "设置阈值",
+        "delete": "删除阈值",
+        "synthesis": "标量合成",
+        "cancel_synthesis": "取消合成",
+        "all": "全选",
+        "relative": "相对时间（s）",
+        "tooltip_head": ["名称", "标签", "平滑值", "值", "步骤", "相对时间", "绝对时间"],
+        "greater": "大于",
+        "less": "小于",
+    },
 }
 
 
@@ -70,7 +95,8 @@ def chart(page, tag: str):
 
 def option(page, tag: str, expression: str):
     """Evaluates ``expression`` on the chart's current ECharts option (``o``)."""
-    return chart(page, tag).locator(".chart-canvas").evaluate(f"el => {{ const o = el.miChart.getOption(); return {expression} }}")
+    script = f"el => {{ const o = el.miChart.getOption(); return {expression} }}"
+    return chart(page, tag).locator(".chart-canvas").evaluate(script)
 
 
 def series_data(page, tag: str, series_id: str):
@@ -94,7 +120,7 @@ def ema(values, weight):
     last, out = 0.0, []
     for count, value in enumerate(values, start=1):
         last = last * weight + (1 - weight) * value
-        out.append(last / (1 - weight ** count))
+        out.append(last / (1 - weight**count))
     return out
 
 
@@ -119,14 +145,16 @@ def test_original_hash_route_opens_page(new_page, server, locale):
     data = series_data(page, "nan_inf_scalar/scalar", "smoothed-0")
     gaps = [point[0] for point in data if point[1] is None]
     assert gaps == [150, 151]
-    marked = option(page, "nan_inf_scalar/scalar",
-                    "o.series.find(s => s.id === 'smoothed-0').markLine.data.map(d => d.xAxis)")
+    marked = option(
+        page, "nan_inf_scalar/scalar", "o.series.find(s => s.id === 'smoothed-0').markLine.data.map(d => d.xAxis)"
+    )
     assert marked == [150, 151]
     expect(chart(page, "accuracy/scalar").get_by_test_id("non-finite-notice")).to_have_count(0)
 
     # The close button leads to the job's dashboard.
     expect(page.get_by_test_id("scalar-close")).to_have_attribute(
-        "href", "#/train-manage/training-dashboard?id=./b_summary_ops")
+        "href", "#/train-manage/training-dashboard?id=./b_summary_ops"
+    )
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
@@ -266,9 +294,13 @@ def test_synthesis_puts_two_tags_on_one_chart(new_page, server, locale):
     expect(synthesis.locator(RENDERED)).to_have_count(1)
     tag = "accuracy/scalar / custom_loss/scalar"
     assert option(page, tag, "o.yAxis.map(a => [a.name, a.position])") == [
-        ["accuracy/scalar", "left"], ["custom_loss/scalar", "right"]]
-    assert option(page, tag, "o.series.filter(s => s.id.startsWith('smoothed')).map(s => [s.name, s.yAxisIndex])") \
-        == [["accuracy/scalar", 0], ["custom_loss/scalar", 1]]
+        ["accuracy/scalar", "left"],
+        ["custom_loss/scalar", "right"],
+    ]
+    assert option(page, tag, "o.series.filter(s => s.id.startsWith('smoothed')).map(s => [s.name, s.yAxisIndex])") == [
+        ["accuracy/scalar", 0],
+        ["custom_loss/scalar", 1],
+    ]
     # Only two tags at once: the other boxes are disabled, "All" is gone.
     expect(page.get_by_test_id("tag-select-all")).to_have_count(0)
     expect(page.locator('[data-testid="tag-option"][data-tag="loss_op/scalar"] input')).to_be_disabled()
