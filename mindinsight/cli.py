@@ -1,11 +1,12 @@
 """The ``mindinsight`` command: ``start``, ``stop``, ``--version``, ``--help``."""
+
 import argparse
 import re
 import sys
 
 from mindinsight import __version__
 from mindinsight.conf import limits
-from mindinsight.conf.settings import Settings
+from mindinsight.conf.settings import Settings, token_problem
 
 URL_SEGMENT = re.compile(r"^[a-zA-Z0-9_\-.]+$")
 
@@ -27,7 +28,8 @@ def reload_interval(text: str) -> int:
         raise argparse.ArgumentTypeError(f"reload interval must be an integer, got {text!r}") from None
     if not 0 <= value <= limits.MAX_RELOAD_INTERVAL:
         raise argparse.ArgumentTypeError(
-            f"reload interval must be in 0..{limits.MAX_RELOAD_INTERVAL} seconds, got {value}")
+            f"reload interval must be in 0..{limits.MAX_RELOAD_INTERVAL} seconds, got {value}"
+        )
     return value
 
 
@@ -38,8 +40,16 @@ def url_path_prefix(text: str) -> str:
         if not URL_SEGMENT.match(segment) or segment in (".", ".."):
             raise argparse.ArgumentTypeError(
                 f"url path prefix segments may hold only letters, digits, '_', '-', '.' "
-                f"and may not be '.' or '..': {text!r}")
+                f"and may not be '.' or '..': {text!r}"
+            )
     return "/" + "/".join(segments) if segments else ""
+
+
+def access_token(text: str) -> str:
+    problem = token_problem(text)
+    if problem or not text:
+        raise argparse.ArgumentTypeError(problem or "the access token may not be empty")
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,19 +60,37 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--version", action="version", version=f"mindinsight {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="{start,stop}")
 
-    start = commands.add_parser("start", help="start the dashboard server in the background",
-                                description="Start the MindInsight server; return once it answers.")
+    start = commands.add_parser(
+        "start",
+        help="start the dashboard server in the background",
+        description="Start the MindInsight server; return once it answers.",
+    )
     start.add_argument("--summary-base-dir", help="directory holding the train jobs (default: current directory)")
     start.add_argument("--port", type=port_number, help="port to listen on (default: 8080)")
     start.add_argument("--workspace", help="directory for logs (default: ~/mindinsight)")
-    start.add_argument("--reload-interval", type=reload_interval,
-                       help="seconds between reloads of the logs; 0 loads once (default: 3)")
-    start.add_argument("--url-path-prefix", type=url_path_prefix,
-                       help="serve everything under this path, e.g. /mindinsight (default: none)")
-    start.add_argument("--host", help="address to listen on (default: 127.0.0.1)")
+    start.add_argument(
+        "--reload-interval", type=reload_interval, help="seconds between reloads of the logs; 0 loads once (default: 3)"
+    )
+    start.add_argument(
+        "--url-path-prefix",
+        type=url_path_prefix,
+        help="serve everything under this path, e.g. /mindinsight (default: none)",
+    )
+    start.add_argument(
+        "--host", help="address to listen on (default: 127.0.0.1); beyond loopback every request needs the access token"
+    )
+    start.add_argument(
+        "--token",
+        type=access_token,
+        help="access token every request must present (default: none on loopback, a random "
+        "one printed in the web address beyond loopback)",
+    )
 
-    stop = commands.add_parser("stop", help="stop the server started on a port",
-                               description="Stop every process of the MindInsight server on a port.")
+    stop = commands.add_parser(
+        "stop",
+        help="stop the server started on a port",
+        description="Stop every process of the MindInsight server on a port.",
+    )
     stop.add_argument("--port", type=port_number, help="port of the server to stop (default: 8080)")
     stop.add_argument("--workspace", help="directory for the stop log (default: ~/mindinsight)")
 
@@ -78,17 +106,30 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        settings = Settings.from_env(**{
-            name: getattr(args, name, None)
-            for name in ("summary_base_dir", "port", "workspace", "reload_interval", "url_path_prefix", "host")
-        })
+        settings = Settings.from_env(
+            **{
+                name: getattr(args, name, None)
+                for name in (
+                    "summary_base_dir",
+                    "port",
+                    "workspace",
+                    "reload_interval",
+                    "url_path_prefix",
+                    "host",
+                    "token",
+                )
+            }
+        )
     except ValueError as exc:
         parser.error(f"a MINDINSIGHT_* environment variable is not valid: {exc}")
     if args.command == "start":
         from mindinsight.scripts.start import start
+
         return start(settings)
     from mindinsight.scripts.stop import stop
+
     return stop(settings.port, workspace=settings.workspace)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -167,3 +167,21 @@ class TensorTooLargeError(DatavisualError):
 
 class LandscapeNotExistError(DatavisualError):
     value, prefix = 0x017, "Landscape is not exist."
+
+
+# -- access (module 0, values above the original's general codes) -----------------------------
+
+class AccessTokenError(MindInsightError):
+    value, http_status = 0x101, 401
+    prefix = ("Access token missing or wrong. Open the web address `mindinsight start` printed (it carries "
+              "?token=) or send the header 'Authorization: Bearer <token>'.")
+
+
+class CrossOriginRequestError(MindInsightError):
+    value, http_status = 0x102, 403
+    prefix = "Cross-origin request refused: the Origin or Referer names another site than the Host."
+
+
+class UrlTooLongError(MindInsightError):
+    value, http_status = 0x103, 414
+    prefix = "URL too long."

@@ -12,6 +12,7 @@ everything else runs in the front's thread pool (the concurrency the original go
 ``threads``). Its per-request cost is a fifth of the threaded worker's, which is what
 keeps p99 latency low under many concurrent clients (bench/README.md).
 """
+
 import logging
 import os
 from logging.handlers import RotatingFileHandler
@@ -20,7 +21,7 @@ from mindinsight.conf import limits
 from mindinsight.conf.settings import Settings
 
 worker_class = "asgi"
-asgi_loop = "auto"          # uvloop when installed (a dependency), else asyncio
+asgi_loop = "auto"  # uvloop when installed (a dependency), else asyncio
 workers = 1
 worker_connections = 1000
 timeout = 30
@@ -29,9 +30,10 @@ keepalive = 5
 # The app is built in the worker, never in the master: the loader thread must run in the
 # process that serves requests.
 preload_app = False
-# Long enough that an over-long query parameter reaches the app and gets our JSON error
-# instead of gunicorn's HTML 400 (MAX_PARAM_LENGTH is enforced by the app).
-limit_request_line = 2 * limits.MAX_PARAM_LENGTH
+# Longer than any URL the front serves: an over-long URL reaches the front and gets its JSON
+# 414 (limits.MAX_URL_LENGTH), an over-long query value the app's JSON 400 (MAX_PARAM_LENGTH),
+# instead of gunicorn's plain-text error; still bounded, as it is held per connection.
+limit_request_line = limits.MAX_REQUEST_LINE_BYTES
 limit_request_field_size = 8190
 # gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several
 # servers on different ports would fight over it, and nothing of ours uses it.
@@ -45,7 +47,8 @@ def post_worker_init(worker):
     os.makedirs(log_dir, mode=0o700, exist_ok=True)
     handler = RotatingFileHandler(
         os.path.join(log_dir, f"mindinsight.{settings.port}.log"),
-        maxBytes=limits.APP_LOG_MAX_BYTES, backupCount=limits.APP_LOG_BACKUP_COUNT,
+        maxBytes=limits.APP_LOG_MAX_BYTES,
+        backupCount=limits.APP_LOG_BACKUP_COUNT,
     )
     handler.setFormatter(logging.Formatter("[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"))
     app_logger = logging.getLogger("mindinsight")

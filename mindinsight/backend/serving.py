@@ -14,21 +14,31 @@ polling) before Flask runs; its asyncio worker with uvloop and the C HTTP parser
   anything a query can see has changed;
 * every other request (static files, request bodies, views that may block) runs in a thread
   pool through a2wsgi, as it would under a threaded WSGI server.
+
+Before any of that, and so before a reused answer is handed out, the front refuses with a JSON
+error: a path + query longer than ``limits.MAX_URL_LENGTH`` (414), a request without the
+access token when one is configured (401), and a state change from another site's page (403)
+(``access.py``). Its own answers carry the security headers every answer carries.
 """
+
 import io
+import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
 from urllib.parse import quote_from_bytes
 
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from werkzeug.exceptions import HTTPException
 
+from mindinsight.backend import security_headers
+from mindinsight.backend.access import SAFE_METHODS, TokenGate, is_same_origin
 from mindinsight.backend.view_marks import IN_MEMORY, REUSABLE, mark_of
 from mindinsight.conf import limits
+from mindinsight.errors import AccessTokenError, CrossOriginRequestError, MindInsightError, UrlTooLongError
 
 # Bytes a query string may carry unquoted; anything else (non-ASCII) is percent-encoded so
 # the WSGI environ can hold it (werkzeug decodes both forms to the same value).
@@ -54,11 +64,12 @@ class AnswerCache:
     Least recently used answers go first once the total size passes ``max_bytes``.
     """
 
-    def __init__(self, max_bytes: int = limits.ANSWER_CACHE_MAX_BYTES,
-                 max_entry_bytes: int = limits.ANSWER_CACHE_MAX_ENTRY_BYTES):
+    def __init__(
+        self, max_bytes: int = limits.ANSWER_CACHE_MAX_BYTES, max_entry_bytes: int = limits.ANSWER_CACHE_MAX_ENTRY_BYTES
+    ):
         self.max_bytes = max_bytes
         self.max_entry_bytes = max_entry_bytes
-        self._entries: "OrderedDict[tuple, tuple[int, Answer]]" = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[int, Answer]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -95,6 +106,33 @@ class AnswerCache:
         self._bytes -= answer.size
 
 
+def error_answer(error: MindInsightError, extra_headers: tuple = ()) -> Answer:
+    """The JSON error answer of ``error``, with the security headers (as the app's would be)."""
+    body = json.dumps(error.to_json()).encode("utf-8")
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode("ascii")),
+        *extra_headers,
+    ]
+    return Answer(error.http_status, security_headers.add_to(headers, encode=True), body)
+
+
+URL_TOO_LONG = error_answer(UrlTooLongError(f"A path and query string may hold {limits.MAX_URL_LENGTH} bytes."))
+TOKEN_REFUSED = error_answer(AccessTokenError(), extra_headers=((b"www-authenticate", b"Bearer"),))
+CROSS_ORIGIN_REFUSED = error_answer(CrossOriginRequestError())
+
+
+def _with_header(send, header: tuple[bytes, bytes]):
+    """``send`` adding ``header`` to the response start."""
+
+    async def send_with_header(message):
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), header]}
+        await send(message)
+
+    return send_with_header
+
+
 def _ascii_query(scope: dict) -> dict:
     query = scope.get("query_string", b"")
     if query.isascii():
@@ -102,12 +140,27 @@ def _ascii_query(scope: dict) -> dict:
     return {**scope, "query_string": quote_from_bytes(query, safe=_QUERY_SAFE).encode("ascii")}
 
 
+def _gate_of(flask_app) -> TokenGate | None:
+    settings = flask_app.config.get("MI_SETTINGS")
+    if settings is None or not settings.token:
+        return None
+    return TokenGate(settings.token, settings.port, settings.url_path_prefix or "/")
+
+
 class ServingFront:
     """ASGI app running a Flask (WSGI) app as the module docstring describes."""
 
-    def __init__(self, flask_app, generation: Callable[[], int],
-                 pool_threads: int = limits.SERVING_POOL_THREADS, cache: AnswerCache | None = None):
+    def __init__(
+        self,
+        flask_app,
+        generation: Callable[[], int],
+        pool_threads: int = limits.SERVING_POOL_THREADS,
+        cache: AnswerCache | None = None,
+        gate: TokenGate | None = None,
+    ):
+        """``gate`` defaults to the token of the app's settings (``MI_SETTINGS``), if it has one."""
         self.flask_app = flask_app
+        self.gate = gate if gate is not None else _gate_of(flask_app)
         self.generation = generation
         self.cache = cache if cache is not None else AnswerCache()
         self.pooled = WSGIMiddleware(flask_app, workers=pool_threads)
@@ -121,6 +174,20 @@ class ServingFront:
         if scope["type"] != "http":
             await self.pooled(scope, receive, send)
             return
+        if len(scope["path"]) + len(scope["query_string"]) > limits.MAX_URL_LENGTH:
+            await self._send(send, URL_TOO_LONG)
+            return
+        if self.gate is not None:
+            admitted = self.gate.admit(scope)
+            if admitted is None:
+                await self._send(send, TOKEN_REFUSED)
+                return
+            scope, set_cookie = admitted
+            if set_cookie:
+                send = _with_header(send, self.gate.set_cookie)
+        if scope["method"] not in SAFE_METHODS and not is_same_origin(scope["headers"]):
+            await self._send(send, CROSS_ORIGIN_REFUSED)
+            return
         scope = _ascii_query(scope)
         mark = self.view_mark(scope["path"]) if scope["method"] == "GET" else None
         if mark is None:
@@ -130,7 +197,7 @@ class ServingFront:
             await self._send(send, self._run_inline(scope))
             return
         key = (scope["path"], scope["query_string"])
-        generation = self.generation()   # read before computing: a change meanwhile voids it
+        generation = self.generation()  # read before computing: a change meanwhile voids it
         answer = self.cache.get(key, generation)
         if answer is None:
             answer = self._run_inline(scope)
@@ -141,7 +208,7 @@ class ServingFront:
     def _view_mark(self, path: str) -> str | None:
         try:
             endpoint, _ = self._routes.match(path, method="GET")
-        except HTTPException:   # not found, wrong method, redirect: Flask answers in the pool
+        except HTTPException:  # not found, wrong method, redirect: Flask answers in the pool
             return None
         mark = mark_of(self.flask_app.view_functions.get(endpoint))
         return mark if mark in (IN_MEMORY, REUSABLE) else None
@@ -160,8 +227,7 @@ class ServingFront:
             close = getattr(iterable, "close", None)
             if close is not None:
                 close()
-        headers = [(name.lower().encode("latin-1"), value.encode("latin-1"))
-                   for name, value in started["headers"]]
+        headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in started["headers"]]
         return Answer(int(started["status"].split(" ", 1)[0]), headers, body)
 
     @staticmethod

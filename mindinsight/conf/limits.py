@@ -75,3 +75,15 @@ SERIALIZED_ANSWERS_KEPT = 64                  # JSON bodies of derived answers k
 # (the latest image) is revalidated with its ETag on every use.
 IMAGE_MAX_AGE_SECONDS = 3600
 MAX_TENSOR_SLICE_DIMS = 2            # items of a tensor ``dims`` query that may hold ':'
+
+
+# -- access (backend/access.py, backend/serving.py) -----------------------------------------
+# Longest path + query string served; longer answers a JSON 414. Room for two query values of
+# MAX_PARAM_LENGTH even percent-encoded, so an over-long value still gets its own 400.
+MAX_URL_LENGTH = 32 * 1024
+# gunicorn reads request lines up to this (its own plain-text 414 beyond); above MAX_URL_LENGTH
+# so the front can answer JSON, bounded so 1,000 connections cannot hold much memory.
+MAX_REQUEST_LINE_BYTES = 4 * MAX_URL_LENGTH
+MIN_TOKEN_LENGTH = 16                 # an access token given with --token / MINDINSIGHT_TOKEN
+MAX_TOKEN_LENGTH = 256
+GENERATED_TOKEN_BYTES = 32            # secrets.token_urlsafe(32): 43 characters, 256 bits

@@ -1,4 +1,5 @@
 """What a server-control command prints goes to the terminal and to its log file."""
+
 import sys
 import time
 from pathlib import Path
@@ -17,9 +18,10 @@ class ScriptLog:
         except OSError:
             pass  # the terminal still gets the line
 
-    def out(self, line: str) -> None:
+    def out(self, line: str, logged: str | None = None) -> None:
+        """Print ``line``; log ``logged`` instead when given (a line holding a secret)."""
         print(line, flush=True)
-        self._append(line)
+        self._append(line if logged is None else logged)
 
     def err(self, line: str) -> None:
         print(line, file=sys.stderr, flush=True)

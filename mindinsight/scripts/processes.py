@@ -1,4 +1,5 @@
 """Find the gunicorn processes that serve MindInsight on a port."""
+
 import psutil
 
 # gunicorn is started with this app target; `stop` recognises our processes by it.
@@ -60,11 +61,16 @@ def server_processes(port: int) -> list[psutil.Process]:
     return list(found.values())
 
 
-def summary_base_dir_of(proc: psutil.Process) -> str | None:
-    """The summary base dir a running server was started with (from its environment)."""
+def setting_of(proc: psutil.Process, name: str) -> str | None:
+    """A setting a running server was started with (its ``MINDINSIGHT_<NAME>`` variable)."""
     from mindinsight.conf.settings import ENV_PREFIX
 
     try:
-        return proc.environ().get(ENV_PREFIX + "SUMMARY_BASE_DIR")
+        return proc.environ().get(ENV_PREFIX + name.upper())
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return None
+
+
+def summary_base_dir_of(proc: psutil.Process) -> str | None:
+    """The summary base dir a running server was started with (from its environment)."""
+    return setting_of(proc, "summary_base_dir")

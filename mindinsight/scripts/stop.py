@@ -1,4 +1,5 @@
 """``mindinsight stop``: end every process of the server listening on a port."""
+
 import signal
 from pathlib import Path
 
@@ -42,4 +43,3 @@ def _signal(proc: psutil.Process, sig: int) -> None:
         proc.send_signal(sig)
     except psutil.NoSuchProcess:
         pass
-

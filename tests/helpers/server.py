@@ -1,6 +1,7 @@
 """Start the real server through the ``mindinsight`` CLI for system and browser tests."""
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -27,32 +28,52 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subproc
 
 @dataclass
 class Server:
-    """A running server: its base URL (with the url path prefix) and port."""
+    """A running server: its base URL (with the url path prefix) and port.
+
+    With a ``token`` (the server asks for one), ``get`` and ``post`` send it as a Bearer header.
+    """
 
     url: str
     port: int
     workspace: Path
+    token: str = ""
+    start_output: str = ""
 
     @property
     def api(self) -> str:
         return self.url + "/v1/mindinsight"
 
+    def _with_token(self, kwargs: dict) -> dict:
+        if self.token:
+            kwargs["headers"] = {"Authorization": f"Bearer {self.token}", **kwargs.get("headers", {})}
+        return kwargs
+
     def get(self, path: str, **kwargs) -> requests.Response:
-        return requests.get(self.api + path, timeout=30, **kwargs)
+        return requests.get(self.api + path, timeout=30, **self._with_token(kwargs))
 
     def post(self, path: str, **kwargs) -> requests.Response:
-        return requests.post(self.api + path, timeout=30, **kwargs)
+        return requests.post(self.api + path, timeout=30, **self._with_token(kwargs))
 
 
 @contextlib.contextmanager
-def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = ""):
-    """``mindinsight start`` on a free port; ``mindinsight stop`` on exit."""
+def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = "",
+                   host: str = "", token: str = ""):
+    """``mindinsight start`` on a free port; ``mindinsight stop`` on exit.
+
+    ``host`` binds another address (the server is still reached on 127.0.0.1); ``token`` is
+    passed with ``--token``. The token the server asks for (given, or the one ``start`` made
+    up and printed) is the ``Server``'s ``token``.
+    """
     for _attempt in range(3):  # another process may grab the free port before gunicorn does
         port = free_port()
         args = ["start", "--summary-base-dir", str(summary_base_dir), "--workspace", str(workspace),
                 "--port", str(port), "--reload-interval", str(reload_interval)]
         if url_path_prefix:
             args += ["--url-path-prefix", url_path_prefix]
+        if host:
+            args += ["--host", host]
+        if token:
+            args += ["--token", token]
         started = run_cli(*args, env={**os.environ})
         if started.returncode == 0:
             break
@@ -60,8 +81,10 @@ def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_pa
             raise RuntimeError(f"mindinsight start failed:\n{started.stdout}\n{started.stderr}")
     else:
         raise RuntimeError("no free port for mindinsight start")
+    printed = re.search(r"[?&]token=([A-Za-z0-9_.~-]+)", started.stdout)
     server = Server(url=f"http://127.0.0.1:{port}{url_path_prefix.rstrip('/')}", port=port,
-                    workspace=Path(workspace))
+                    workspace=Path(workspace), token=printed.group(1) if printed else "",
+                    start_output=started.stdout)
     try:
         yield server
     finally:

@@ -1,4 +1,5 @@
 """The ``mindinsight`` command: start, stop, version, help, and its failure modes."""
+
 import os
 import shutil
 import socket
@@ -35,7 +36,15 @@ def test_version_and_help():
         result = run_cli(*args)
         assert result.returncode == 0 and "start" in result.stdout and "stop" in result.stdout
     start_help = run_cli("start", "--help").stdout
-    for option in ("--summary-base-dir", "--port", "--workspace", "--reload-interval", "--url-path-prefix", "--host"):
+    for option in (
+        "--summary-base-dir",
+        "--port",
+        "--workspace",
+        "--reload-interval",
+        "--url-path-prefix",
+        "--host",
+        "--token",
+    ):
         assert option in start_help
 
 
@@ -46,13 +55,19 @@ def test_console_script_is_installed():
     assert result.stdout.strip() == f"mindinsight {__version__}"
 
 
-@pytest.mark.parametrize("args,message", [
-    (("--port", "0"), "port must be in 1..65535"),
-    (("--port", "http"), "port must be an integer"),
-    (("--reload-interval", "301"), "reload interval must be in 0..300"),
-    (("--url-path-prefix", "/a/../b"), "may not be '.' or '..'"),
-    (("--url-path-prefix", "/a b"), "url path prefix"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("--port", "0"), "port must be in 1..65535"),
+        (("--port", "http"), "port must be an integer"),
+        (("--reload-interval", "301"), "reload interval must be in 0..300"),
+        (("--url-path-prefix", "/a/../b"), "may not be '.' or '..'"),
+        (("--url-path-prefix", "/a b"), "url path prefix"),
+        (("--token", "short"), "access token must be 16..256 characters"),
+        (("--token", "with space 0123456789"), "access token must be"),
+        (("--token", ""), "access token may not be empty"),
+    ],
+)
 def test_invalid_options_are_refused(args, message, tmp_path):
     result = run_cli("start", "--workspace", str(tmp_path / "ws"), *args)
     assert result.returncode == 2 and message in result.stderr
@@ -65,11 +80,13 @@ def test_start_serves_logs_then_stop_ends_every_process(base, tmp_path):
         assert len(processes) == 2  # gunicorn master and its single worker
         assert requests.get(server.url + "/", timeout=30).status_code in (200, 404)
         assert server.get("/datavisual/train-jobs").json()["total"] == 1
-        again = run_cli("start", "--summary-base-dir", str(base), "--workspace", str(workspace),
-                        "--port", str(server.port))
+        again = run_cli(
+            "start", "--summary-base-dir", str(base), "--workspace", str(workspace), "--port", str(server.port)
+        )
         assert again.returncode == 2 and "Reusing MindInsight" in again.stdout
-        other = run_cli("start", "--summary-base-dir", str(tmp_path), "--workspace", str(workspace),
-                        "--port", str(server.port))
+        other = run_cli(
+            "start", "--summary-base-dir", str(tmp_path), "--workspace", str(workspace), "--port", str(server.port)
+        )
         assert other.returncode == 1 and "already in use" in other.stderr
     psutil.wait_procs(processes, timeout=10)
     assert not any(proc.is_running() for proc in processes)
@@ -92,16 +109,22 @@ def test_port_taken_by_another_program(base, tmp_path):
         other.bind(("127.0.0.1", 0))
         other.listen()
         port = other.getsockname()[1]
-        result = run_cli("start", "--summary-base-dir", str(base), "--workspace", str(tmp_path / "ws"),
-                         "--port", str(port))
+        result = run_cli(
+            "start", "--summary-base-dir", str(base), "--workspace", str(tmp_path / "ws"), "--port", str(port)
+        )
     assert result.returncode == 1 and f"Port {port} is already in use" in result.stderr
     assert our_processes(port) == []
 
 
 def test_settings_from_environment_and_url_path_prefix(base, tmp_path):
     port = free_port()
-    env = {**os.environ, "MINDINSIGHT_PORT": str(port), "MINDINSIGHT_SUMMARY_BASE_DIR": str(base),
-           "MINDINSIGHT_WORKSPACE": str(tmp_path / "ws"), "MINDINSIGHT_URL_PATH_PREFIX": "/mi/board"}
+    env = {
+        **os.environ,
+        "MINDINSIGHT_PORT": str(port),
+        "MINDINSIGHT_SUMMARY_BASE_DIR": str(base),
+        "MINDINSIGHT_WORKSPACE": str(tmp_path / "ws"),
+        "MINDINSIGHT_URL_PATH_PREFIX": "/mi/board",
+    }
     started = run_cli("start", env=env)
     try:
         assert started.returncode == 0, started.stderr
@@ -118,3 +141,42 @@ def test_settings_from_environment_and_url_path_prefix(base, tmp_path):
 def test_bad_environment_value_is_reported(tmp_path):
     result = run_cli("start", env={**os.environ, "MINDINSIGHT_PORT": "eighty"})
     assert result.returncode == 2 and "MINDINSIGHT_" in result.stderr
+
+
+def test_bad_token_in_the_environment_is_reported(tmp_path):
+    result = run_cli("start", "--workspace", str(tmp_path / "ws"), env={**os.environ, "MINDINSIGHT_TOKEN": "a;b"})
+    assert result.returncode == 2 and "MINDINSIGHT_" in result.stderr and "access token" in result.stderr
+
+
+def test_start_in_a_source_checkout_serves_the_installed_package(base, tmp_path):
+    """Run in a folder holding a ``mindinsight/`` package (as a checkout does), the server must
+    import the installed package: this one announces itself in a file and refuses to load."""
+    checkout = tmp_path / "checkout"
+    fake = checkout / "mindinsight"
+    fake.mkdir(parents=True)
+    announced = tmp_path / "fake-imported"
+    (fake / "__init__.py").write_text(
+        f"open({str(announced)!r}, 'w').write('imported')\n"
+        "raise ImportError('the checkout folder, not the installed mindinsight')\n"
+    )
+    (fake / "backend").mkdir()
+    (fake / "backend" / "__init__.py").write_text("")
+    port, workspace = free_port(), tmp_path / "ws"
+    script = shutil.which("mindinsight")
+    started = subprocess.run(
+        [script, "start", "--summary-base-dir", str(base), "--workspace", str(workspace), "--port", str(port)],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        assert (
+            requests.get(f"http://127.0.0.1:{port}/v1/mindinsight/datavisual/train-jobs", timeout=30).json()["total"]
+            == 1
+        )
+        assert not announced.exists()
+    finally:
+        stopped = run_cli("stop", "--port", str(port), "--workspace", str(workspace))
+    assert stopped.returncode == 0 and our_processes(port) == []

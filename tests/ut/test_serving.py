@@ -1,16 +1,20 @@
 """The ASGI front: inline views, reusable answers tied to the data generation, the pool."""
+
 import asyncio
 import json
 
 import pytest
 
+from mindinsight.backend import security_headers
 from mindinsight.backend.application import create_asgi_app
 from mindinsight.backend.context import data_manager
 from mindinsight.backend.security_headers import HEADERS
 from mindinsight.backend.serving import Answer, AnswerCache
-from mindinsight.conf.settings import Settings
+from mindinsight.conf import limits
+from mindinsight.errors import CrossOriginRequestError, ParamValueError, UrlTooLongError
 from mindinsight.summary import SummaryWriter
 from tests.helpers.apps import make_app
+from tests.helpers.asgi import asgi_request
 
 API = "/v1/mindinsight/datavisual"
 
@@ -44,27 +48,9 @@ def served(tmp_path):
     return front
 
 
-def request(front, path, query=b"", method="GET", body=b""):
+def request(front, path, query=b"", method="GET", body=b"", headers=None):
     """Run one HTTP request through the ASGI app; (status, headers dict, body)."""
-    sent = []
-    incoming = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def receive():
-        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
-
-    async def send(message):
-        sent.append(message)
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query,
-             "root_path": "", "headers": [(b"host", b"127.0.0.1")] +
-             ([(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())] if body else []),
-             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8080)}
-    asyncio.run(front(scope, receive, send))
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    headers = {name.decode().lower(): value.decode() for name, value in start["headers"]}
-    return start["status"], headers, payload
+    return asgi_request(front, path, query, method=method, body=body, headers=headers)
 
 
 def steps_of(front):
@@ -86,7 +72,7 @@ def test_reusable_answer_is_served_again_without_flask(served):
 def test_new_data_replaces_the_reused_answer(served):
     assert steps_of(served)[-1] == 20
     write_steps(served.base / "job", range(21, 31))
-    assert steps_of(served)[-1] == 20          # not loaded yet: the same data
+    assert steps_of(served)[-1] == 20  # not loaded yet: the same data
     served.manager.load_pass()
     assert steps_of(served)[-1] == 30
 
@@ -116,15 +102,16 @@ def test_in_memory_views_run_flask_every_time(served):
 
 
 def test_posts_and_unknown_paths_go_to_the_pool(served):
-    status, _, body = request(served, API + "/train-job-caches", method="POST",
-                              body=json.dumps({"train_ids": ["./job"]}).encode())
+    status, _, body = request(
+        served, API + "/train-job-caches", method="POST", body=json.dumps({"train_ids": ["./job"]}).encode()
+    )
     assert status == 200 and json.loads(body) == {"cache_result": [{"train_id": "./job", "cache_status": "CACHED"}]}
     status, headers, body = request(served, API + "/nope")
     assert status == 404 and json.loads(body)["error_code"] and headers["server"] == "unknown"
 
 
 def test_raw_non_ascii_query_bytes_get_a_json_answer(served):
-    status, _, body = request(served, API + "/scalar/metadata", "train_id=./job&tag=lös".encode("utf-8"))
+    status, _, body = request(served, API + "/scalar/metadata", "train_id=./job&tag=lös".encode())
     assert status == 400 and json.loads(body)["error_code"]
     status, _, body = request(served, API + "/scalar/metadata", b"train_id=./job&tag=\xff\xfe")
     assert status == 400 and json.loads(body)["error_code"]
@@ -160,9 +147,100 @@ def test_answer_cache_drops_least_recently_used_beyond_its_size():
     cache = AnswerCache(max_bytes=100, max_entry_bytes=60)
     cache.put(("/a", b""), 1, answer(40))
     cache.put(("/b", b""), 1, answer(40))
-    cache.get(("/a", b""), 1)                  # /a is now the most recently used
+    cache.get(("/a", b""), 1)  # /a is now the most recently used
     cache.put(("/c", b""), 1, answer(40))
     assert cache.get(("/b", b""), 1) is None
     assert cache.get(("/a", b""), 1) is not None and cache.get(("/c", b""), 1) is not None
     cache.put(("/big", b""), 1, answer(61))
     assert cache.get(("/big", b""), 1) is None
+
+
+# -- what the front refuses itself, before any view or reused answer ------------------------
+
+POST_CACHES = (API + "/train-job-caches", json.dumps({"train_ids": ["./job"]}).encode())
+
+
+def assert_json_error(answer, status: int, code: str) -> dict:
+    got_status, headers, body = answer
+    assert (got_status, json.loads(body)["error_code"]) == (status, code)
+    assert headers["content-type"] == "application/json" and int(headers["content-length"]) == len(body)
+    for name, value in HEADERS.items():  # the front's own answers carry the security headers too
+        assert headers[name.lower()] == value
+    return headers
+
+
+def test_over_long_url_answers_json_414_before_flask(served):
+    calls = served.counter.calls
+    query = b"train_id=./job&tag=" + b"x" * limits.MAX_URL_LENGTH
+    assert_json_error(request(served, API + "/scalar/metadata", query), 414, UrlTooLongError().code)
+    assert_json_error(request(served, "/" + "a" * limits.MAX_URL_LENGTH), 414, UrlTooLongError().code)
+    assert served.counter.calls == calls
+
+
+def test_value_just_over_the_parameter_limit_keeps_its_400(served):
+    query = b"train_id=./job&tag=" + b"x" * (limits.MAX_PARAM_LENGTH + 1)
+    status, _, body = request(served, API + "/scalar/metadata", query)
+    assert status == 400 and json.loads(body)["error_code"] == ParamValueError().code
+    assert "longer than" in json.loads(body)["error_msg"]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"origin", b"http://evil.example")],
+        [(b"origin", b"http://127.0.0.1:9999")],  # same host, another port: another origin
+        [(b"origin", b"null")],  # sandboxed page, privacy redirect
+        [(b"referer", b"http://evil.example/page")],  # no Origin: the Referer tells
+        [(b"origin", b"http://evil.example"), (b"referer", b"http://127.0.0.1/")],  # Origin wins
+    ],
+)
+def test_cross_site_state_change_is_refused_before_the_view(served, headers):
+    calls = served.counter.calls
+    path, body = POST_CACHES
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        answer = request(served, path, method=method, body=body, headers=headers)
+        assert_json_error(answer, 403, CrossOriginRequestError().code)
+    assert served.counter.calls == calls
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [],  # curl, scripts: no origin claimed
+        [(b"origin", b"http://127.0.0.1")],
+        [(b"origin", b"http://127.0.0.1:80")],  # the default port, spelled out
+        [(b"referer", b"http://127.0.0.1/#/scalar?train_id=./job")],
+        [(b"origin", b"https://board.example"), (b"x-forwarded-host", b"board.example")],  # behind a proxy
+    ],
+)
+def test_same_origin_and_originless_state_changes_pass(served, headers):
+    path, body = POST_CACHES
+    status, _, answer = request(served, path, method="POST", body=body, headers=headers)
+    assert status == 200 and json.loads(answer)["cache_result"][0]["cache_status"] == "CACHED"
+
+
+def test_reading_is_never_refused_for_its_origin(served):
+    status, _, _ = request(served, API + "/train-jobs", headers=[(b"origin", b"http://evil.example")])
+    assert status == 200
+
+
+def test_answers_that_choose_their_caching_keep_it(served):
+    # 404 and plain answers: no-store; the front's reused answer too.
+    for _ in range(2):
+        assert (
+            request(served, API + "/scalar/metadata", b"train_id=./job&tag=loss/scalar")[1]["cache-control"]
+            == "no-store"
+        )
+    assert request(served, API + "/nope")[1]["cache-control"] == "no-store"
+
+
+def test_security_headers_keep_a_cache_control_the_app_chose():
+    chosen = [("Content-Type", "image/png"), ("Cache-Control", "private, max-age=60"), ("Server", "werkzeug")]
+    added = dict(security_headers.add_to(chosen))
+    assert added["Cache-Control"] == "private, max-age=60" and "Pragma" not in added
+    assert added["Server"] == "unknown" and added["X-Frame-Options"] == "SAMEORIGIN"
+    default = dict(security_headers.add_to([("Content-Type", "application/json")]))
+    assert default["Cache-Control"] == "no-store" and default["Pragma"] == "no-cache"
+    encoded = dict(security_headers.add_to([(b"cache-control", b"no-cache")], encode=True))
+    assert encoded[b"cache-control"] == b"no-cache" and encoded[b"x-content-type-options"] == b"nosniff"
+    assert b"pragma" not in encoded
