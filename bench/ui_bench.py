@@ -93,6 +93,14 @@ WATCH_SCRIPT = """
 """
 
 
+def load_average() -> str:
+    try:
+        with open("/proc/loadavg") as stream:
+            return " ".join(stream.read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def median(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
@@ -274,7 +282,10 @@ def run(runs: int = 5, base: str | None = None, train_id: str | None = None) -> 
             base, train_id = make_fixture_base(os.path.join(scratch, "base"))
         with Server(base) as server:
             server.wait_until_cached(train_id)
+            # Page loads are CPU-bound: on a busy machine every time figure grows with the load.
+            print(f"  UI figures: load average before {load_average()}", flush=True)
             rows = measure(server, train_id, runs)
+            print(f"  UI figures: load average after {load_average()}", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     for label, detail, _, _ in rows:
