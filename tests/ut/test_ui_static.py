@@ -117,3 +117,16 @@ def test_no_built_ui_is_not_found(client, dist):
 )
 def test_is_hashed(name, hashed):
     assert ui.is_hashed(name) is hashed
+
+
+def test_whole_app_keeps_the_caching_and_encoding_of_static_files(dist, empty_app):
+    """The security-headers layer adds its headers but leaves the UI's caching alone."""
+    client = empty_app.test_client()
+    script = client.get(SCRIPT_URL, headers={"Accept-Encoding": "gzip"})
+    assert script.status_code == 200 and gzip.decompress(script.data) == SCRIPT
+    assert script.headers["Cache-Control"] == ui.IMMUTABLE
+    assert script.headers["Content-Encoding"] == "gzip"
+    assert script.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get("/").headers["Cache-Control"] == "no-cache"
+    # API answers keep the default.
+    assert client.get("/v1/mindinsight/ui-config").headers["Cache-Control"] == "no-store"
