@@ -93,7 +93,10 @@ function xAxisOption(xAxis, range) {
     min: range ? range[0] : undefined,
     max: range ? range[1] : undefined,
     splitLine: { show: true },
-    axisLabel: xAxis === 'relative' ? { formatter: (value) => `${formatAxisValue(value)}s` } : {},
+    axisLabel: {
+      hideOverlap: true,
+      ...(xAxis === 'relative' ? { formatter: (value) => `${formatAxisValue(value)}s` } : {}),
+    },
   }
 }
 
