@@ -17,6 +17,7 @@ import logging
 import os
 from logging.handlers import RotatingFileHandler
 
+from mindinsight.backend.access_log import TokenHidingLogger
 from mindinsight.conf import limits
 from mindinsight.conf.settings import Settings
 
@@ -35,6 +36,8 @@ preload_app = False
 # instead of gunicorn's plain-text error; still bounded, as it is held per connection.
 limit_request_line = limits.MAX_REQUEST_LINE_BYTES
 limit_request_field_size = 8190
+# The access log never holds the access token (in ?token=, the Referer, the cookie, Bearer).
+logger_class = TokenHidingLogger
 # gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several
 # servers on different ports would fight over it, and nothing of ours uses it.
 control_socket_disable = True

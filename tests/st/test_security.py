@@ -160,3 +160,16 @@ def test_loopback_with_a_token_asks_for_it(base, tmp_path):
         assert f"Web address: http://127.0.0.1:{server.port}/?token={token}" in server.start_output
         assert_refused(requests.get(server.api + "/ui-config", timeout=30))
         assert server.get("/ui-config").status_code == 200
+
+
+def test_the_access_log_never_holds_the_token(exposed):
+    token = exposed.token
+    requests.get(f"{exposed.url}/?token={token}", timeout=30)
+    requests.get(
+        exposed.api + "/ui-config",
+        timeout=30,
+        headers={"Referer": f"{exposed.url}/?token={token}", "Authorization": f"Bearer {token}"},
+    )
+    log = exposed.workspace / "log" / "gunicorn" / f"access.{exposed.port}.log"
+    text = wait_for(lambda: (lambda t: t if t.count("token=<hidden>") >= 2 else None)(log.read_text()))
+    assert token not in text

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from mindinsight.backend import access
+from mindinsight.backend.access_log import redact
 from mindinsight.backend.application import create_asgi_app
 from mindinsight.backend.security_headers import HEADERS
 from mindinsight.conf import settings as settings_module
@@ -184,3 +185,17 @@ def test_token_format():
         Settings(token="short").resolved()
     assert TOKEN not in repr(Settings(token=TOKEN))
     assert Settings(token=TOKEN).to_env()[settings_module.ENV_PREFIX + "TOKEN"] == TOKEN
+
+
+def test_access_log_lines_hide_every_form_of_the_token():
+    line = (
+        f'"GET /?a=1&token={TOKEN}&b=2 HTTP/1.1" "http://h:8080/?token={TOKEN}" '
+        f"Bearer {TOKEN} {COOKIE}={TOKEN}; other=1"
+    )
+    hidden = redact(line)
+    assert TOKEN not in hidden and hidden.count("<hidden>") == 4
+    assert "&b=2" in hidden and "other=1" in hidden
+    assert (
+        redact('"GET /v1/mindinsight/datavisual/train-jobs HTTP/1.1"')
+        == '"GET /v1/mindinsight/datavisual/train-jobs HTTP/1.1"'
+    )
