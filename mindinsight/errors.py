@@ -154,15 +154,15 @@ class TensorNotExistError(DatavisualError):
 
 
 class ResponseTooLargeError(DatavisualError):
-    value, prefix = 0x013, "Response is too large."
+    value, prefix = 0x013, "Response data exceed max value."
 
 
 class StepTensorDataNotInCacheError(DatavisualError):
-    value, prefix = 0x014, "Tensor data of this step is not in cache."
+    value, prefix = 0x014, "Tensor data not in cache."
 
 
 class TensorTooLargeError(DatavisualError):
-    value, prefix = 0x016, "Tensor data is too large."
+    value, prefix = 0x016, "Tensor is too large to show on UI."
 
 
 class LandscapeNotExistError(DatavisualError):

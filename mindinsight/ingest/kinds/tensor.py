@@ -1,32 +1,171 @@
-"""Tensors: the TensorProto as stored; one over the element limit is kept as its shape only."""
+"""Tensors: the TensorProto kept serialized, read as a numpy array only when a query asks.
 
-from dataclasses import dataclass
+MindSpore writes every tensor's values into ``float_data`` (integers and booleans too), as a
+packed field: the values are then little-endian float32 bytes inside the serialized message,
+and ``array()`` is a zero-copy numpy view on them. Other layouts (``double_data``,
+``raw_data``, the varint-packed integer fields) are read as well. A tensor over
+``limits.MAX_TENSOR_ELEMENTS`` keeps its shape and type only, as the original does.
+"""
+
+import math
 
 import numpy as np
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.kinds.base import Kind, detached
+from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+from mindinsight.ingest.kinds.base import Kind
+
+# TensorProto field numbers (proto/mindinsight_anf_ir.proto).
+_DIMS, _DATA_TYPE, _FLOAT_DATA, _INT32_DATA, _INT64_DATA, _DOUBLE_DATA, _UINT64_DATA, _RAW_DATA = range(1, 9)
+_FIXED_WIDTH = {_FLOAT_DATA: np.dtype("<f4"), _DOUBLE_DATA: np.dtype("<f8")}
+_VARINT_FIELDS = {_INT32_DATA: "int32_data", _INT64_DATA: "int64_data", _UINT64_DATA: "uint64_data"}
+_VARINT_DTYPES = {"int32_data": np.int32, "int64_data": np.int64, "uint64_data": np.uint64}
+
+# DataType -> the numpy type values are shown in (float_data holds them as float32).
+NUMPY_TYPES = {
+    anf_ir.DT_BOOL: np.bool_,
+    anf_ir.DT_INT8: np.int8,
+    anf_ir.DT_INT16: np.int16,
+    anf_ir.DT_INT32: np.int32,
+    anf_ir.DT_INT64: np.int64,
+    anf_ir.DT_UINT8: np.uint8,
+    anf_ir.DT_UINT16: np.uint16,
+    anf_ir.DT_UINT32: np.uint32,
+    anf_ir.DT_UINT64: np.uint64,
+    anf_ir.DT_FLOAT16: np.float16,
+    anf_ir.DT_FLOAT32: np.float32,
+    anf_ir.DT_FLOAT64: np.float64,
+}
 
 
-@dataclass
 class TensorSample:
-    """A tensor as stored; ``too_large`` when it exceeds the element limit (kept empty)."""
+    """One stored tensor: its serialized TensorProto (None when ``too_large``), dims and type."""
 
-    proto: object
-    dims: tuple
-    data_type: int
-    too_large: bool
+    __slots__ = ("serialized", "dims", "data_type", "too_large")
+
+    def __init__(self, serialized: bytes | None, dims: tuple, data_type: int, too_large: bool):
+        self.serialized, self.dims, self.data_type, self.too_large = serialized, dims, data_type, too_large
+
+    @property
+    def proto(self):
+        """The TensorProto message (parsed on each call; None when too large)."""
+        return None if self.serialized is None else anf_ir.TensorProto.FromString(self.serialized)
+
+    def array(self) -> np.ndarray:
+        """The values shaped by ``dims``: integer and bool tensors in their own type, floats as
+        stored; an empty 1-D array when the tensor holds no values (or is too large)."""
+        if self.serialized is None:
+            return np.empty(0, dtype=np.float32)
+        values = _values(self.serialized)
+        if values.size == 0:
+            return values
+        shown = NUMPY_TYPES.get(self.data_type)
+        if shown is not None and np.dtype(shown).kind in "biu" and values.dtype.kind == "f":
+            values = values.astype(shown)
+        return values.reshape(self.dims)
+
+    def __repr__(self) -> str:
+        return f"TensorSample(dims={self.dims}, data_type={self.data_type}, too_large={self.too_large})"
 
 
-def tensor_sample(tensor) -> TensorSample:
+def _varint(buffer, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = buffer[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+
+
+def _fields(serialized: bytes):
+    """``(field number, wire type, start, end)`` of each top-level field; a length-delimited
+    field's span is its payload, a scalar's is the value itself."""
+    pos, size = 0, len(serialized)
+    while pos < size:
+        key, pos = _varint(serialized, pos)
+        number, wire = key >> 3, key & 7
+        start = pos
+        if wire == 0:
+            _, pos = _varint(serialized, pos)
+        elif wire == 1:
+            pos += 8
+        elif wire == 5:
+            pos += 4
+        elif wire == 2:
+            length, start = _varint(serialized, pos)
+            pos = start + length
+        else:
+            raise ValueError(f"unsupported wire type {wire}")
+        yield number, wire, start, pos
+
+
+def _values(serialized: bytes) -> np.ndarray:
+    """The flat values of a serialized TensorProto, in the first data field that holds any."""
+    chunks: dict[int, list] = {}
+    unpacked = False
+    for number, wire, start, end in _fields(serialized):
+        if number in _FIXED_WIDTH or number in _VARINT_FIELDS or number == _RAW_DATA:
+            chunks.setdefault(number, []).append((start, end))
+            unpacked = unpacked or (number != _RAW_DATA and wire != 2)
+    if unpacked or any(number in _VARINT_FIELDS for number in chunks):
+        return _values_from_message(serialized)
+    memory = memoryview(serialized)
+    for number in (_FLOAT_DATA, _DOUBLE_DATA):
+        if number in chunks:
+            parts = [np.frombuffer(memory[start:end], dtype=_FIXED_WIDTH[number]) for start, end in chunks[number]]
+            values = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            if values.size:
+                return values
+    if _RAW_DATA in chunks:
+        start, end = chunks[_RAW_DATA][-1]
+        return _raw_values(serialized[start:end], serialized)
+    return np.empty(0, dtype=np.float32)
+
+
+def _values_from_message(serialized: bytes) -> np.ndarray:
+    """Through the protobuf parser: fields written unpacked, or varint-packed integers."""
+    proto = anf_ir.TensorProto.FromString(serialized)
+    for name, dtype in (("float_data", np.float32), *_VARINT_DTYPES.items(), ("double_data", np.float64)):
+        field = getattr(proto, name)
+        if len(field):
+            return np.fromiter(field, dtype=dtype, count=len(field))
+    if proto.raw_data:
+        return _raw_values(proto.raw_data, serialized)
+    return np.empty(0, dtype=np.float32)
+
+
+def _raw_values(raw: bytes, serialized: bytes) -> np.ndarray:
+    proto_type = anf_ir.TensorProto.FromString(serialized).data_type
+    dtype = np.dtype(NUMPY_TYPES.get(proto_type, np.uint8)).newbyteorder("<")
+    usable = len(raw) - len(raw) % dtype.itemsize
+    return np.frombuffer(raw[:usable], dtype=dtype)
+
+
+def value_count(serialized: bytes) -> int:
+    """How many values a serialized TensorProto holds (without decoding them)."""
+    return int(_values(serialized).size)
+
+
+def tensor_sample(tensor) -> TensorSample | None:
+    """The stored form of a TensorProto, or None when its values do not fill its dims (the
+    original cannot reshape such a tensor and drops it)."""
     dims = tuple(int(d) for d in tensor.dims)
-    too_large = int(np.prod(dims, dtype=np.int64)) > limits.MAX_TENSOR_ELEMENTS if dims else False
-    return TensorSample(None if too_large else tensor, dims, int(tensor.data_type), too_large)
+    elements = math.prod(dims)  # exact: numpy would wrap around on absurd dims
+    if elements > limits.MAX_TENSOR_ELEMENTS:
+        return TensorSample(None, dims, int(tensor.data_type), True)
+    serialized = tensor.SerializeToString()
+    count = value_count(serialized)
+    if count not in (0, elements):
+        return None
+    return TensorSample(serialized, dims, int(tensor.data_type), False)
 
 
-def decode(value) -> tuple:
-    return (tensor_sample(detached(value.tensor)),)
+def decode(value) -> tuple | None:
+    sample = tensor_sample(value.tensor)
+    return None if sample is None else (sample,)
 
 
 KIND = Kind(
