@@ -43,6 +43,7 @@ def test_images_of_a_real_log(fixture_server, fixture_base):
             )
             assert response.status_code == 200 and response.headers["Content-Type"] == "image/png"
             assert response.content == images[step].encoded_image and response.headers["ETag"]
+            assert response.headers["Cache-Control"] == f"private, max-age={limits.IMAGE_MAX_AGE_SECONDS}"
     missing = fixture_server.get("/datavisual/image/single-image", params={"train_id": JOB, "tag": tag, "step": 1})
     assert missing.status_code == 400 and missing.json()["error_code"] == "5054500D"
 

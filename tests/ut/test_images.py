@@ -81,13 +81,19 @@ def test_every_kept_step_is_served(client):
         assert response.data == written[item["step"]]
 
 
-def test_image_answers_carry_a_validator(client):
+def test_image_answers_are_cacheable_by_the_browser(client):
     query = {"train_id": JOB, "tag": TAG, "step": 300}
     response = client.get(f"{API}/single-image", query_string=query)
+    assert response.headers["Cache-Control"] == f"private, max-age={limits.IMAGE_MAX_AGE_SECONDS}"
+    assert "Pragma" not in response.headers
     etag = response.headers["ETag"]
     assert etag.startswith('"') and etag.endswith('"')
     again = client.get(f"{API}/single-image", query_string=query, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
+    latest = client.get(f"{API}/single-image", query_string={**query, "step": -1})
+    assert latest.headers["Cache-Control"] == "private, max-age=0"  # the latest moves on: revalidate
+    metadata = client.get(f"{API}/metadata", query_string={"train_id": JOB, "tag": TAG})
+    assert metadata.headers["Cache-Control"] == "no-store"  # JSON answers keep the default
     other = client.get(f"{API}/single-image", query_string={**query, "tag": "rgb_pattern/image", "step": -1})
     assert other.headers["ETag"] != etag
 
