@@ -4,6 +4,7 @@ selection kept in the URL.
 
 b_summary_ops writes 3 histogram tags over steps 1..300; the server keeps up to 50 steps of each.
 """
+
 import re
 from urllib.parse import quote
 
@@ -12,10 +13,15 @@ from playwright.sync_api import expect
 
 TAGS = ["conv1_out/histogram", "fc1_out/histogram", "fc3.weight/histogram"]
 TEXTS = {
-    "en-US": {"title": "Parameter Distribution", "front": "Front", "top": "Top", "axis": "Vertical axis",
-              "all": "All", "step": "Step"},
-    "zh-CN": {"title": "参数分布图", "front": "正视", "top": "俯视", "axis": "纵轴", "all": "全选",
-              "step": "步骤"},
+    "en-US": {
+        "title": "Parameter Distribution",
+        "front": "Front",
+        "top": "Top",
+        "axis": "Vertical axis",
+        "all": "All",
+        "step": "Step",
+    },
+    "zh-CN": {"title": "参数分布图", "front": "正视", "top": "俯视", "axis": "纵轴", "all": "全选", "step": "步骤"},
 }
 WAIT = 20_000  # ms: a first load on a busy 2-core machine can take a few seconds
 RENDERED = '[data-testid="histogram-chart"] [data-testid="distribution-chart"][data-rendered="true"]'
@@ -133,8 +139,7 @@ def test_hover_highlights_a_step_and_shows_its_values(new_page, server, locale):
     expect(tooltip.locator("th").nth(2)).to_have_text(TEXTS[locale]["step"])
     step = int(tooltip.locator("td").nth(2).inner_text())
     assert step in {s["step"] for s in retained(server, "fc3.weight/histogram")}
-    graphic = figure.locator(".canvas").evaluate(
-        "el => el.__miChart.getOption().graphic[0].elements.map(e => e.type)")
+    graphic = figure.locator(".canvas").evaluate("el => el.__miChart.getOption().graphic[0].elements.map(e => e.type)")
     assert graphic[0] == "polyline" and graphic.count("circle") == len(retained(server, "fc3.weight/histogram"))
     page.mouse.move(5, 5)
     expect(tooltip).to_have_count(0)

@@ -1,5 +1,5 @@
-"""The UI foundation in a real browser: summary list, training dashboard scalar charts, tag
-selection in the URL, language and theme switches, refresh, and a URL path prefix."""
+"""The UI foundation in a real browser: summary list, training dashboard cards, tag selection in
+the URL (on the histogram page), language and theme switches, refresh, and a URL path prefix."""
 import shutil
 import time
 from urllib.parse import quote
@@ -25,7 +25,10 @@ TEXTS = {
               "scalar_section": "训练标量信息", "all": "全选", "stored": "zh-cn"},
 }
 
-RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
+# The dashboard's scalar card: the job's first two scalar tags in one chart.
+CARD = '[data-testid="dashboard-scalar-chart"]'
+WAIT = 20_000  # ms: a first load on a busy 2-core machine can take a few seconds
+HISTOGRAM_TAGS = ["conv1_out/histogram", "fc1_out/histogram", "fc3.weight/histogram"]
 
 
 def dashboard_url(server, train_id: str, tags=None) -> str:
@@ -39,11 +42,26 @@ def rows(page):
     return page.locator('[data-testid="summary-row"]')
 
 
-def rendered_tags(page, count: int) -> list[str]:
-    """Wait until exactly ``count`` charts exist and all have rendered; their data-tag values."""
-    expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(count)
-    expect(page.locator(RENDERED)).to_have_count(count)
-    return page.locator('[data-testid="scalar-chart"]').evaluate_all("els => els.map(e => e.dataset.tag)")
+def card_tags(page) -> list[str]:
+    """Wait until the dashboard's scalar card has drawn; the tags it shows."""
+    expect(page.locator(CARD + '[data-rendered="true"]')).to_have_count(1, timeout=WAIT)
+    return page.locator(CARD).get_attribute("data-tags").split(",")
+
+
+def histogram_url(server, tags=None) -> str:
+    url = f"{server.url}/#/train-manage/histogram?train_id=./b_summary_ops&summaryPath=./b_summary_ops"
+    if tags is not None:
+        url += "&tags=" + quote(",".join(tags), safe="/,")
+    return url
+
+
+def histogram_tags(page, count: int) -> list[str]:
+    """Wait until exactly ``count`` distribution charts exist and have drawn; their tags."""
+    charts = page.get_by_test_id("histogram-chart")
+    expect(charts).to_have_count(count, timeout=WAIT)
+    drawn = charts.locator('[data-testid="distribution-chart"][data-rendered="true"]')
+    expect(drawn).to_have_count(count, timeout=WAIT)
+    return charts.evaluate_all("els => els.map(e => e.dataset.tag)")
 
 
 def open_summary_list(page, server):
@@ -79,16 +97,9 @@ def test_summary_list_to_dashboard_charts(page, server, locale):
     expect(page.get_by_test_id("dashboard-title")).to_have_text(texts["dashboard_title"])
     expect(page.get_by_text(texts["summary_path"])).to_be_visible()
     expect(page.get_by_role("heading", name=texts["scalar_section"])).to_be_visible()
-    assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
-    expect(page.get_by_test_id("tag-select-all")).to_contain_text(texts["all"])
-
-    # nan_inf_scalar holds a NaN and an Infinity (steps 150, 151): not drawn, and said so.
-    nan_chart = page.locator('[data-testid="scalar-chart"][data-tag="nan_inf_scalar/scalar"]')
-    expect(nan_chart.get_by_test_id("non-finite-notice")).to_contain_text("2")
-    expect(page.locator('[data-testid="scalar-chart"][data-tag="accuracy/scalar"] [data-testid="non-finite-notice"]')) \
-        .to_have_count(0)
-    # Each chart drew a canvas of real size.
-    box = page.locator('[data-testid="scalar-chart"][data-tag="loss_op/scalar"] canvas').first.bounding_box()
+    # The scalar card draws the first two of the job's tags, on a canvas of real size.
+    assert card_tags(page) == SUMMARY_OPS_TAGS[:2]
+    box = page.locator(CARD + " canvas").first.bounding_box()
     assert box and box["width"] > 200 and box["height"] > 150
 
 
@@ -105,40 +116,42 @@ def test_language_follows_browser_then_saved_choice(new_page, server):
 
 
 def test_tag_subset_in_url(page, server):
-    page.goto(dashboard_url(server, "./b_summary_ops", ["loss_op/scalar", "accuracy/scalar"]))
+    # The tag selection of a per-tag page lives in the URL (the dashboard itself has no tag list).
+    page.goto(histogram_url(server, ["fc3.weight/histogram", "conv1_out/histogram"]))
     # Charts follow the job's tag order, whatever the order in the URL.
-    assert rendered_tags(page, 2) == ["accuracy/scalar", "loss_op/scalar"]
-    expect(page.locator('[data-testid="tag-option"][data-tag="accuracy/scalar"] input')).to_be_checked()
-    expect(page.locator('[data-testid="tag-option"][data-tag="custom_loss/scalar"] input')).not_to_be_checked()
+    assert histogram_tags(page, 2) == ["conv1_out/histogram", "fc3.weight/histogram"]
+    expect(page.locator('[data-testid="tag-option"][data-tag="conv1_out/histogram"] input')).to_be_checked()
+    expect(page.locator('[data-testid="tag-option"][data-tag="fc1_out/histogram"] input')).not_to_be_checked()
+    expect(page.get_by_test_id("tag-select-all")).to_contain_text("All")
 
     # Unticking a tag updates the URL; reloading that URL reproduces the view.
-    page.locator('[data-testid="tag-option"][data-tag="loss_op/scalar"]').click()
-    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops", ["accuracy/scalar"]))
-    assert rendered_tags(page, 1) == ["accuracy/scalar"]
+    page.locator('[data-testid="tag-option"][data-tag="fc3.weight/histogram"]').click()
+    expect(page).to_have_url(histogram_url(server, ["conv1_out/histogram"]))
+    assert histogram_tags(page, 1) == ["conv1_out/histogram"]
     page.reload()
-    assert rendered_tags(page, 1) == ["accuracy/scalar"]
+    assert histogram_tags(page, 1) == ["conv1_out/histogram"]
 
     # The regex filter narrows the list; "All" then selects just the matching tags.
-    page.get_by_test_id("tag-filter").fill("^(custom|learning)")
-    expect(page.get_by_test_id("tag-option")).to_have_count(2)
+    page.get_by_test_id("tag-filter").fill("^fc1")
+    expect(page.get_by_test_id("tag-option")).to_have_count(1)
     page.get_by_test_id("tag-select-all").click()
-    assert rendered_tags(page, 3) == ["accuracy/scalar", "custom_loss/scalar", "learning_rate/scalar"]
+    assert histogram_tags(page, 2) == ["conv1_out/histogram", "fc1_out/histogram"]
 
     # Selecting everything drops the parameter (all tags is the default view).
     page.get_by_test_id("tag-filter").fill("")
     page.get_by_test_id("tag-select-all").click()
-    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops"))
-    assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+    expect(page).to_have_url(histogram_url(server))
+    assert histogram_tags(page, 3) == HISTOGRAM_TAGS
 
     # Nothing selected: no chart, a hint instead.
     page.get_by_test_id("tag-select-all").click()
-    expect(page).to_have_url(dashboard_url(server, "./b_summary_ops", []))
-    expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(0)
+    expect(page).to_have_url(histogram_url(server, []))
+    expect(page.get_by_test_id("histogram-chart")).to_have_count(0)
 
 
 def test_dark_theme_switch(page, server):
     page.goto(dashboard_url(server, "./b_summary_ops"))
-    rendered_tags(page, len(SUMMARY_OPS_TAGS))
+    card_tags(page)
     html = page.locator("html")
     expect(html).to_have_attribute("data-theme", "light")
     body_light = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -149,11 +162,12 @@ def test_dark_theme_switch(page, server):
     assert page.evaluate("localStorage.getItem('miTheme')") == "1"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != body_light
     # Charts are re-themed and render again.
-    expect(page.locator(RENDERED)).to_have_count(len(SUMMARY_OPS_TAGS))
+    expect(page.locator(CARD + '[data-rendered="true"]')).to_have_count(1, timeout=WAIT)
+    expect(page.locator('[data-testid="distribution-chart"][data-rendered="true"]')).to_have_count(1, timeout=WAIT)
 
     page.reload()
     expect(html).to_have_attribute("data-theme", "dark")
-    rendered_tags(page, len(SUMMARY_OPS_TAGS))
+    card_tags(page)
 
 
 def test_unknown_job_shows_server_error(page, server):
@@ -183,13 +197,14 @@ def test_refresh_shows_new_jobs_and_keeps_state(new_page, tmp_path):
             page.wait_for_timeout(500)
         assert set(rows(page).evaluate_all("els => els.map(e => e.dataset.trainId)")) == {"./run1", "./run2"}
 
-        # Auto refresh back on: a dashboard keeps its tag selection across refreshes.
+        # Auto refresh back on: a dashboard keeps showing its data across refreshes.
         page.get_by_test_id("auto-refresh-switch").click()
-        page.goto(dashboard_url(live, "./run1", ["loss/auto/scalar"]))
-        assert rendered_tags(page, 1) == ["loss/auto/scalar"]
-        page.get_by_test_id("refresh-button").click()
+        page.goto(dashboard_url(live, "./run1"))
+        assert card_tags(page) == ["loss/auto/scalar"]
+        with page.expect_request(lambda request: "scalar/metadata" in request.url):
+            page.get_by_test_id("refresh-button").click()
         page.wait_for_timeout(1000)
-        assert rendered_tags(page, 1) == ["loss/auto/scalar"]
+        assert card_tags(page) == ["loss/auto/scalar"]
 
 
 def test_works_under_url_path_prefix(page, built_ui, tmp_path):
@@ -200,14 +215,19 @@ def test_works_under_url_path_prefix(page, built_ui, tmp_path):
         page.goto(prefixed.url + "/")
         expect(rows(page)).to_have_count(3)
         page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"] a').click()
-        assert rendered_tags(page, len(SUMMARY_OPS_TAGS)) == SUMMARY_OPS_TAGS
+        assert card_tags(page) == SUMMARY_OPS_TAGS[:2]
+        # The sampled image is fetched through the prefix too.
+        image = page.get_by_test_id("dashboard-image")
+        expect(image).to_be_visible(timeout=WAIT)
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
 
-        # A job without scalars gets the empty state, in the current language.
+        # A job without scalars gets the empty state (how to collect them), in the current language.
         page.goto(dashboard_url(prefixed, "./f_save_graphs"))
-        expect(page.get_by_test_id("no-scalar-data")).to_contain_text("No scalar data")
+        scalar_card = page.locator('[data-testid="dashboard-card"][data-kind="scalar"]')
+        expect(scalar_card.get_by_test_id("card-state")).to_contain_text("save scalar data", timeout=WAIT)
         page.get_by_test_id("lang-zh").click()
-        expect(page.get_by_test_id("no-scalar-data")).to_contain_text("暂无标量数据")
-        expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(0)
+        expect(scalar_card.get_by_test_id("card-state")).to_contain_text("保存标量数据")
+        expect(page.locator(CARD)).to_have_count(0)
 
 
 def test_summary_list_paging(page, built_ui, tmp_path):
@@ -248,7 +268,7 @@ def test_summary_list_paging(page, built_ui, tmp_path):
         jobs = many.get("/datavisual/train-jobs", params={"limit": 50}).json()["train_jobs"]
         uncached = next(job["train_id"] for job in jobs if job["cache_status"] == "NOT_IN_CACHE")
         page.goto(dashboard_url(many, uncached))
-        assert rendered_tags(page, 1) == ["loss/scalar"]
+        assert card_tags(page) == ["loss/scalar"]
         expect(page.get_by_test_id("job-loading")).to_have_count(0)
         assert many.get("/datavisual/train-jobs", params={"train_id": uncached}).json()[
             "train_jobs"][0]["cache_status"] == "CACHED"

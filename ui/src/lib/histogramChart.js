@@ -14,7 +14,7 @@ export const DEFAULT_AXIS = 'step'
 // Oldest step dark, newest light, as in the original.
 export const GRADIENTS = {
   light: { oldest: '#346e69', newest: '#ebfffd', stroke: '#bbbbbb', highlight: '#000000' },
-  dark: { oldest: '#0f5d5f', newest: '#5fe0e2', stroke: '#7a7f87', highlight: '#ffffff' },
+  dark: { oldest: '#0b3d3e', newest: '#3fb8ba', stroke: '#6b7078', highlight: '#ffffff' },
 }
 
 function finite(value) {

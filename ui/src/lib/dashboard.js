@@ -1,0 +1,47 @@
+// Pure helpers of the training dashboard's cards.
+
+/** Records the loader skipped in a job's files: `skipped_records` (missing on older servers = 0). */
+export function skippedRecords(job) {
+  const count = Number(job?.skipped_records)
+  return Number.isFinite(count) && count > 0 ? Math.floor(count) : 0
+}
+
+/** Whether the dashboard should mention damaged data: a job not intact or with skipped records. */
+export function dataHealth(job) {
+  const skipped = skippedRecords(job)
+  return { skipped, damaged: Boolean(job) && (job.is_integrity === false || skipped > 0) }
+}
+
+/** Tags of one plugin from a plugins answer (an empty list when absent). */
+export function tagsOf(plugins, name) {
+  const tags = plugins?.[name]
+  return Array.isArray(tags) ? tags : []
+}
+
+/** `current` when the job still has it, else the first tag ('' when there is none). */
+export function keepOrFirst(tags, current) {
+  return current && tags.includes(current) ? current : tags[0] || ''
+}
+
+/** The tag after `current` (wrapping), for the image card's "Switch tag". */
+export function nextTag(tags, current) {
+  if (!tags.length) return ''
+  const index = tags.indexOf(current)
+  return tags[(index + 1) % tags.length]
+}
+
+/**
+ * The slice the tensor card shows of a tensor of shape `dims`: index 0 on every leading dimension
+ * and the whole of the last two, as the original ('[0,0,:,:]'; '[:]' for 1-D, '[]' for a scalar).
+ */
+export function defaultTensorDims(dims) {
+  const shape = Array.isArray(dims) ? dims : []
+  return `[${shape.map((_, index) => (index >= shape.length - 2 ? ':' : '0')).join(',')}]`
+}
+
+/** A slice answer as rows of cells (a 1-D slice is one column, a single value one cell). */
+export function tensorRows(data) {
+  if (!Array.isArray(data)) return [[data]]
+  if (!data.some((item) => Array.isArray(item))) return data.map((value) => [value])
+  return data.map((row) => (Array.isArray(row) ? row : [row]))
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import {
+  dataHealth,
+  defaultTensorDims,
+  keepOrFirst,
+  nextTag,
+  skippedRecords,
+  tagsOf,
+  tensorRows,
+} from '../../src/lib/dashboard.js'
+
+describe('data health of a train job', () => {
+  it('counts skipped records, a missing field being none', () => {
+    expect(skippedRecords({ skipped_records: 3 })).toBe(3)
+    expect(skippedRecords({})).toBe(0)
+    expect(skippedRecords({ skipped_records: null })).toBe(0)
+    expect(skippedRecords(null)).toBe(0)
+  })
+
+  it('flags a job that is not intact or skipped records, and only those', () => {
+    expect(dataHealth({ is_integrity: true, skipped_records: 0 })).toEqual({ skipped: 0, damaged: false })
+    expect(dataHealth({ is_integrity: true })).toEqual({ skipped: 0, damaged: false })
+    expect(dataHealth({ is_integrity: false })).toEqual({ skipped: 0, damaged: true })
+    expect(dataHealth({ is_integrity: true, skipped_records: 2 })).toEqual({ skipped: 2, damaged: true })
+    expect(dataHealth(null)).toEqual({ skipped: 0, damaged: false })
+  })
+})
+
+describe('tag choice', () => {
+  const tags = ['a/image', 'b/image', 'c/image']
+
+  it('reads a plugin list defensively', () => {
+    expect(tagsOf({ image: tags }, 'image')).toBe(tags)
+    expect(tagsOf({}, 'image')).toEqual([])
+    expect(tagsOf(null, 'image')).toEqual([])
+  })
+
+  it('keeps the current tag while the job has it, else takes the first', () => {
+    expect(keepOrFirst(tags, 'b/image')).toBe('b/image')
+    expect(keepOrFirst(tags, 'gone/image')).toBe('a/image')
+    expect(keepOrFirst([], 'a/image')).toBe('')
+  })
+
+  it('switches to the next tag and wraps around', () => {
+    expect(nextTag(tags, 'a/image')).toBe('b/image')
+    expect(nextTag(tags, 'c/image')).toBe('a/image')
+    expect(nextTag(tags, 'gone/image')).toBe('a/image')
+    expect(nextTag([], 'a/image')).toBe('')
+  })
+})
+
+describe('tensor slice', () => {
+  it('takes index 0 on leading dimensions and the whole of the last two', () => {
+    expect(defaultTensorDims([1, 6, 28, 28])).toBe('[0,0,:,:]')
+    expect(defaultTensorDims([3, 4])).toBe('[:,:]')
+    expect(defaultTensorDims([5])).toBe('[:]')
+    expect(defaultTensorDims([])).toBe('[]')
+  })
+
+  it('shapes a slice answer into rows', () => {
+    expect(
+      tensorRows([
+        [1, 2],
+        [3, 4],
+      ]),
+    ).toEqual([
+      [1, 2],
+      [3, 4],
+    ])
+    expect(tensorRows([1, 'NAN'])).toEqual([[1], ['NAN']])
+    expect(tensorRows(7)).toEqual([[7]])
+  })
+})
