@@ -171,13 +171,18 @@ def load(browser, url: str, wait_for: str) -> dict:
         context.add_init_script(WATCH_SCRIPT)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
+        problems = []
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        page.on("response", lambda answer: answer.status >= 400 and problems.append(f"{answer.status} {answer.url}"))
         page.goto(url)
         try:
             page.wait_for_function(
                 f"() => window.__miMarks && ('{wait_for}' in window.__miMarks || 'notFound' in window.__miMarks)"
             )
         except PlaywrightTimeout:
-            raise RuntimeError(f"{url}: nothing matched '{wait_for}' within {TIMEOUT_MS / 1000:g} s") from None
+            raise RuntimeError(
+                f"{url}: nothing matched '{wait_for}' within {TIMEOUT_MS / 1000:g} s; seen: {problems[:5]}"
+            ) from None
         marks = page.evaluate("() => ({ ...window.__miMarks })")
         limit = marks.get(wait_for, float("inf"))
         scripts = page.evaluate(
