@@ -1,5 +1,7 @@
 """``/datavisual/tensors``: shapes, statistics, histograms or one step's slice of tensor tags."""
 
+import orjson
+from flask import Response
 from marshmallow import Schema
 
 from mindinsight.backend.api.routing import Topic
@@ -53,4 +55,7 @@ class TensorArgs(Schema):
 )
 def tensor_values(manager, train_id, tag, step, dims, detail):
     """Per kept step ``{wall_time, step, value: {dims, data_type, ...}}`` of each (job, tag)."""
-    return tensors.tensors(manager, train_id, tag, step=step, dims=dims, detail=detail)
+    answer = tensors.tensors(manager, train_id, tag, step=step, dims=dims, detail=detail)
+    # orjson: a slice of 100,000 floats takes the json module ~0.2 s (float repr), orjson ~3 ms,
+    # with the same shortest-repr digits; the trailing newline as the other JSON answers.
+    return Response(orjson.dumps(answer) + b"\n", mimetype="application/json")
