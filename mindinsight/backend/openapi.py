@@ -15,13 +15,33 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import EXCLUDE, Schema
 
 import mindinsight
+from mindinsight.backend.access import SAFE_METHODS
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text, TextList
-from mindinsight.conf.limits import MAX_PARAM_LENGTH
-from mindinsight.errors import MethodNotAllowedError, ParamMissError, RouteNotFoundError, error_code
+from mindinsight.conf.limits import MAX_PARAM_LENGTH, MAX_URL_LENGTH
+from mindinsight.errors import (
+    AccessTokenError,
+    CrossOriginRequestError,
+    MethodNotAllowedError,
+    ParamMissError,
+    RouteNotFoundError,
+    UrlTooLongError,
+    error_code,
+)
 
 OPENAPI_VERSION = "3.0.3"
 ERROR_SCHEMA = "Error"
-_STATUS_TEXT = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}
+_STATUS_TEXT = {
+    400: "Bad request",
+    401: "Access token missing or wrong (only when the server runs with one)",
+    403: "Cross-site request refused",
+    404: "Not found",
+    405: "Method not allowed",
+    414: f"Path and query string longer than {MAX_URL_LENGTH} bytes",
+}
+# Answered by the serving front (serving.py, access.py) before any route runs.
+FRONT_ERRORS = (AccessTokenError, UrlTooLongError)
+STATE_CHANGE_ERRORS = (CrossOriginRequestError,)  # methods other than GET/HEAD/OPTIONS
+TOKEN_SCHEME = "accessToken"
 
 
 # Text parameters refuse NUL characters (50545011 in a query, 50540002 in a body).
@@ -67,6 +87,12 @@ def route_errors(route) -> list:
     return list(dict.fromkeys(found))
 
 
+def operation_errors(route) -> list:
+    """``route_errors`` and what the serving front answers before the route runs."""
+    front = [*FRONT_ERRORS, *(() if route.method in SAFE_METHODS else STATE_CHANGE_ERRORS)]
+    return route_errors(route) + [error for error in front if error not in route.errors]
+
+
 def _error_responses(errors) -> dict:
     by_status = defaultdict(list)
     for error in errors:
@@ -106,7 +132,7 @@ def _operation(route, converter) -> dict:
         "summary": route.summary.replace("``", "`"),  # docstrings quote code reST-style
         "responses": {
             "200": {"description": "OK", "content": {route.media_type: {"schema": _answer_schema(route.media_type)}}},
-            **_error_responses(route_errors(route)),
+            **_error_responses(operation_errors(route)),
         },
     }
     if route.args is not None and route.args.fields:
@@ -140,6 +166,8 @@ def build_document(routes, url_path_prefix: str = "") -> dict:
             )
         },
         servers=[{"url": url_path_prefix.rstrip("/") or "/"}],
+        # No token needed unless the server runs with one: the empty alternative.
+        security=[{}, {TOKEN_SCHEME: []}],
     )
     plugin.converter.add_attribute_function(_param_field_properties)
     plugin.converter.add_parameter_attribute_function(_empty_means_absent)
@@ -153,6 +181,17 @@ def build_document(routes, url_path_prefix: str = "") -> dict:
                 "error_msg": {"type": "string"},
             },
             "additionalProperties": False,
+        },
+    )
+    spec.components.security_scheme(
+        TOKEN_SCHEME,
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "Only when the server runs with an access token (--token, or the one `mindinsight start` "
+                "makes up for a host beyond loopback); also taken as ?token= or the cookie that sets."
+            ),
         },
     )
     operations = defaultdict(dict)
