@@ -1,3 +1,1 @@
-export default [
-  { path: '/summary-manage', name: 'summary-manage', component: () => import('./SummaryList.vue') },
-]
+export default [{ path: '/summary-manage', name: 'summary-manage', component: () => import('./SummaryList.vue') }]
