@@ -9,6 +9,8 @@ measures through the server's own code and prints one table:
 * server figures (a real ``mindinsight start``): start to first 200, first data of a large
   job served, p50/p95/p99 and throughput of ``scalar/metadata`` (1,000 points),
   ``histograms`` and ``train-jobs`` with 32 concurrent clients on loopback;
+* image and tensor serving (bench/images_tensors_bench.py): ``image/single-image`` at 32
+  clients, slices of a 10,000,000-value tensor once loaded;
 * with ``--ui``: cold page loads in headless Chromium (bench/ui_bench.py): summary list visible,
   first dashboard and scalar-page chart drawn, initial JS of the dashboard.
 
@@ -142,6 +144,8 @@ def main(argv=None) -> int:
     if not args.skip_server:
         import server_bench
         rows.extend(server_bench.run(dirs, duration=args.duration, clients=args.clients, starts=args.starts))
+        import images_tensors_bench
+        rows.extend(images_tensors_bench.run(dirs, args.data_dir, duration=args.duration, clients=args.clients))
     if args.ui:
         import ui_bench
         rows.extend(ui_bench.run(args.ui_runs))
