@@ -215,3 +215,42 @@ def test_job_without_tensors_says_so(page, server):
     page.goto(tensor_url(server, "./run2"))
     expect(page.get_by_test_id("no-tensor-data")).to_contain_text("No tensor data")
     expect(page.locator('[data-testid="tensor-card"]')).to_have_count(0)
+
+
+def test_non_finite_values_and_large_tensors(page, built_ui, tmp_path):
+    import numpy as np
+
+    from mindinsight.summary.writer import SummaryWriter
+    from tests.helpers.server import running_server
+
+    special = np.arange(12, dtype=np.float32).reshape(3, 4)
+    special[0, 1], special[0, 2], special[0, 3] = np.nan, np.inf, -np.inf
+    wide = np.linspace(-1, 1, 400 * 2000, dtype=np.float32).reshape(400, 2000)
+    with SummaryWriter(tmp_path / "base" / "job") as writer:
+        writer.add_tensor("special", special, step=1)
+        writer.add_tensor("wide", wide, step=1)
+
+    with running_server(tmp_path / "base", tmp_path / "workspace") as live:
+        page.goto(tensor_url(live, "./job"))
+        special_card = card(page, "special/tensor")
+        cells = special_card.get_by_test_id("tensor-cell")
+        expect(cells).to_have_count(12, timeout=20_000)  # the server may still be loading the job
+        assert [text.strip() for text in cells.all_inner_texts()[:5]] == ["0.00000", "NaN", "+Inf", "-Inf", "4.00000"]
+        expect(special_card.get_by_test_id("stat-nan")).to_have_text("1")
+        expect(special_card.get_by_test_id("stat-max")).to_have_text("11")
+
+        # The first selection of a big matrix stays within the 100,000 values the server sends.
+        wide_card = card(page, "wide/tensor")
+        expect(wide_card.get_by_test_id("dims-input")).to_have_value("0:100, 0:1000")
+        table = wide_card.get_by_test_id("tensor-table")
+        expect(table).to_have_attribute("data-dims", "[0:100,0:1000]")
+        expect(table.get_by_test_id("tensor-cell").first).to_have_text(f"{wide[0, 0]:.5f}")
+        apply_dims(page, "wide/tensor", ":, :")
+        expect(wide_card.get_by_test_id("dims-error")).to_have_text(
+            "This selection has 800000 values; at most 100000 can be shown."
+        )
+        apply_dims(page, "wide/tensor", "-1, -3:")
+        expect(table).to_have_attribute("data-dims", "[-1,-3:]")
+        shown = table_texts(table)
+        assert shown["columns"] == ["1997", "1998", "1999"]
+        assert shown["cells"] == [f"{value:.5f}" for value in wide[-1, -3:].tolist()]
