@@ -132,9 +132,15 @@ def test_hover_highlights_a_step_and_shows_its_values(new_page, server, locale):
     page.goto(original_url(server))
     wait_drawn(page, 3)
     figure = page.locator('[data-testid="histogram-chart"][data-tag="fc3.weight/histogram"]')
-    box = figure.locator("canvas").first.bounding_box()
-    page.mouse.move(box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.75)
     tooltip = figure.get_by_test_id("distribution-tooltip")
+    # The pointer moves over the chart as a user's would, until the layout has settled (a resize
+    # while the page is still arranging itself drops the hover, as it must: its pixels moved).
+    for attempt in range(20):
+        box = figure.locator("canvas").first.bounding_box()
+        page.mouse.move(box["x"] + box["width"] * (0.40 + attempt % 4 * 0.02), box["y"] + box["height"] * 0.75)
+        if tooltip.count():
+            break
+        page.wait_for_timeout(250)
     expect(tooltip).to_be_visible()
     expect(tooltip.locator("th").nth(2)).to_have_text(TEXTS[locale]["step"])
     step = int(tooltip.locator("td").nth(2).inner_text())
@@ -180,3 +186,18 @@ def test_full_screen_widens_one_chart(page, server):
     assert figure.bounding_box()["width"] > width * 2
     figure.get_by_test_id("full-screen").click()
     expect(figure).not_to_have_class(re.compile("full-screen"))
+
+
+def test_phone_width_does_not_scroll_sideways(browser, server):
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(original_url(server, extra="&axis=absolute"))
+        wait_drawn(page, 3)
+        widths = page.evaluate("({doc: document.documentElement.scrollWidth, view: window.innerWidth})")
+        assert widths["doc"] <= widths["view"], widths
+        for locator in (page.get_by_test_id("axis-switch"), charts(page).first.get_by_test_id("full-screen")):
+            box = locator.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    finally:
+        context.close()
