@@ -68,6 +68,13 @@ def test_single_image_answers_the_stored_bytes_with_their_type(client):
         assert image.size == (128, 32)
 
 
+def test_the_uis_cache_busting_parameter_is_ignored(client):
+    query = {"train_id": JOB, "tag": TAG, "step": 300}
+    plain = client.get(f"{API}/single-image", query_string=query)
+    busted = client.get(f"{API}/single-image", query_string={**query, "wt": "1795343913.45"})
+    assert busted.status_code == 200 and busted.data == plain.data
+
+
 def test_step_minus_one_is_the_latest_image(client):
     steps = [item["step"] for item in client.get(f"{API}/metadata?train_id={JOB}&tag={TAG}").get_json()["metadatas"]]
     latest = client.get(f"{API}/single-image", query_string={"train_id": JOB, "tag": TAG, "step": -1})
