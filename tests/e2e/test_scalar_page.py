@@ -103,6 +103,12 @@ def series_data(page, tag: str, series_id: str):
     return option(page, tag, f"(o.series.find(s => s.id === '{series_id}') || {{}}).data || null")
 
 
+def red_points(page, tag: str) -> list:
+    """The [x, y] points of the red threshold overlay (lone points come as {value, symbolSize})."""
+    data = series_data(page, tag, "threshold-0") or []
+    return [point["value"] if isinstance(point, dict) else point for point in data if point]
+
+
 def wait_rendered(page, count: int) -> list[str]:
     expect(page.locator('[data-testid="scalar-chart"]')).to_have_count(count, timeout=WAIT_MS)
     expect(page.locator(RENDERED)).to_have_count(count, timeout=WAIT_MS)
@@ -248,7 +254,7 @@ def test_threshold_colours_the_right_points(new_page, server, locale):
     expect(bar.get_by_test_id("threshold-current")).to_have_text("(-Infinity,0.5)")
     expect(bar.get_by_test_id("threshold-delete")).to_have_text(texts["delete"])
     line = series_data(page, tag, "smoothed-0")
-    red = [point for point in series_data(page, tag, "threshold-0") if point]
+    red = red_points(page, tag)
     below = [point for point in line if point[1] is not None and point[1] < 0.5]
     assert below, "custom_loss falls below 0.5 after step ~100"
     assert all(point[1] <= 0.5 + 1e-12 for point in red)
@@ -276,7 +282,7 @@ def test_threshold_colours_the_right_points(new_page, server, locale):
     dialog.get_by_test_id("threshold-ok").click()
     expect(page.get_by_test_id("threshold-delete")).to_have_count(6)
     line = series_data(page, tag, "smoothed-0")
-    red = {point[0] for point in series_data(page, tag, "threshold-0") if point}
+    red = {point[0] for point in red_points(page, tag)}
     inside = {point[0] for point in line if point[1] is not None and (point[1] > 2.2 or point[1] < 0.01)}
     between = {point[0] for point in line if point[1] is not None and 0.01 < point[1] < 2.2}
     assert inside and inside <= red and not between & red

@@ -122,12 +122,17 @@ function thresholdSeries(line, index, threshold, logY) {
   const transform = logY ? Math.log10 : undefined
   const inverse = logY ? (value) => 10 ** value : undefined
   const { data } = thresholdSegments(points, threshold, { transform, inverse })
+  // A point inside the threshold between two gaps is a run of one point: a line cannot show it,
+  // so it gets a dot (every other point a dot of size 0).
+  const isLone = (k) => data[k] && !data[k - 1] && !data[k + 1]
   return {
     id: `threshold-${index}`,
     type: 'line',
     yAxisIndex: index,
-    data,
-    showSymbol: false,
+    data: data.map((point, k) => (isLone(k) ? { value: point, symbolSize: 5 } : point)),
+    showSymbol: true,
+    symbol: 'circle',
+    symbolSize: 0,
     connectNulls: false,
     silent: true,
     z: 4,

@@ -300,7 +300,7 @@ describe('scalar chart option', () => {
     const threshold = normalizeThreshold({ conditions: [lt(1)] })
     const option = build({}, { threshold })
     // 2 -> 0 crosses 1 at step 1.5; after the Infinity gap, 0.5 is a lone point inside.
-    expect(byId(option, 'threshold-0').data).toEqual([[1.5, 1], [2, 0], null, [4, 0.5]])
+    expect(byId(option, 'threshold-0').data).toEqual([[1.5, 1], [2, 0], null, { value: [4, 0.5], symbolSize: 5 }])
     expect(byId(option, 'threshold-0').markLine.data).toEqual([{ yAxis: 1 }])
   })
 
