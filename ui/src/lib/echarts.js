@@ -1,25 +1,15 @@
-// ECharts with only the parts the UI draws (keeps the bundle small), plus the light/dark themes.
-import * as echarts from 'echarts/core'
+// ECharts with only what every chart of the UI needs (a line chart on a cartesian grid, drawn on
+// canvas), plus the light/dark themes. A chart needing more registers it itself with
+// `echarts.use([...])`, so that code lands in the chunk of the page using it: the dashboard's
+// first chart then waits only for this part (the scalar page adds tooltip, brush and markLine).
+// Named imports, not `import * as`: a namespace object handed around keeps every export of
+// echarts/core in the bundle.
+import { init, registerTheme, use } from 'echarts/core'
 import { LineChart } from 'echarts/charts'
-import {
-  BrushComponent,
-  GridComponent,
-  MarkLineComponent,
-  ToolboxComponent,
-  TooltipComponent,
-} from 'echarts/components'
+import { GridComponent } from 'echarts/components'
 import { CanvasRenderer } from 'echarts/renderers'
 
-// Brush drives the scalar charts' box zoom; MarkLine draws threshold and NaN/Inf markers.
-echarts.use([
-  LineChart,
-  GridComponent,
-  TooltipComponent,
-  ToolboxComponent,
-  BrushComponent,
-  MarkLineComponent,
-  CanvasRenderer,
-])
+use([LineChart, GridComponent, CanvasRenderer])
 
 export const ACCENT = '#00a5a7'
 
@@ -71,10 +61,11 @@ export const CHART_THEMES = {
   }),
 }
 
-for (const [name, theme] of Object.entries(CHART_THEMES)) echarts.registerTheme(`mindinsight-${name}`, theme)
+for (const [name, theme] of Object.entries(CHART_THEMES)) registerTheme(`mindinsight-${name}`, theme)
 
 export function chartThemeName(theme) {
   return `mindinsight-${theme === 'dark' ? 'dark' : 'light'}`
 }
 
-export { echarts }
+/** The part of the ECharts API the UI uses. */
+export const echarts = { init, use, registerTheme }

@@ -2,14 +2,27 @@
 // `{trainId, plugins, revision}` (see components/dashboard/DashboardCard.vue for the frame); the
 // computational graph, data graph, loss landscape and operator cards join this list when their
 // pages arrive (original order: scalar, histogram, tensor, graph, data graph, image, loss, operators).
-import HistogramCard from '../../components/dashboard/HistogramCard.vue'
-import ImageCard from '../../components/dashboard/ImageCard.vue'
+// The first card (scalar) is in the dashboard's own chunk and emits `settled` once its chart is
+// drawn (or it has nothing to draw); the others are `deferred`: their code (and the chart parts
+// only they use) is fetched after that, so the first chart waits for no other card's code.
+import { defineAsyncComponent } from 'vue'
 import ScalarCard from '../../components/dashboard/ScalarCard.vue'
-import TensorCard from '../../components/dashboard/TensorCard.vue'
 
 export default [
   { kind: 'scalar', component: ScalarCard },
-  { kind: 'histogram', component: HistogramCard },
-  { kind: 'tensor', component: TensorCard },
-  { kind: 'image', component: ImageCard },
+  {
+    kind: 'histogram',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/HistogramCard.vue')),
+  },
+  {
+    kind: 'tensor',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/TensorCard.vue')),
+  },
+  {
+    kind: 'image',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/ImageCard.vue')),
+  },
 ]
