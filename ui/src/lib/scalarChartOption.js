@@ -145,7 +145,12 @@ function thresholdSeries(line, index, threshold, logY) {
       symbolSize: 6,
       animation: false,
       lineStyle: { type: 'dashed', color: '#6c7fd8', width: 1 },
-      label: { position: 'end', formatter: (item) => formatAxisValue(item.value) },
+      label: {
+        position: 'end',
+        color: '#6c7fd8',
+        textBorderWidth: 0,
+        formatter: (item) => formatAxisValue(item.value),
+      },
       data: thresholdLines(threshold)
         .filter((value) => !logY || value > 0)
         .map((value) => ({ yAxis: value })),
