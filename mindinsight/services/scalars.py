@@ -9,18 +9,25 @@ from mindinsight.errors import ParamTypeError, ScalarNotExistError
 from mindinsight.services.jobs import cached_job_data
 
 
+def _non_finite_name(value: float) -> str:
+    return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+
+
 def scalar_points(samples: dict) -> list[dict]:
-    """``[{wall_time, step, value}]`` with NaN/Inf values as None (JSON null)."""
+    """``[{wall_time, step, value}]``; a NaN/Inf value is null (JSON has no such numbers) and,
+    beyond the original, its point also says which it was: ``non_finite`` NaN/Infinity/-Infinity."""
     values = samples["value"].astype(np.float64)
+    points = [
+        {"wall_time": wall_time, "step": step, "value": value}
+        for wall_time, step, value in zip(samples["wall_time"].tolist(), samples["step"].tolist(), values.tolist())
+    ]
     finite = np.isfinite(values)
-    value_list = values.tolist()
     if not finite.all():
         for index in np.flatnonzero(~finite).tolist():
-            value_list[index] = None
-    return [
-        {"wall_time": wall_time, "step": step, "value": value}
-        for wall_time, step, value in zip(samples["wall_time"].tolist(), samples["step"].tolist(), value_list)
-    ]
+            point = points[index]
+            point["non_finite"] = _non_finite_name(point["value"])
+            point["value"] = None
+    return points
 
 
 def scalar_metadata(manager: DataManager, train_id: str, tag: str) -> Derived:

@@ -2,8 +2,10 @@
 
 import pytest
 
+from tests.helpers.apps import LOADED_JOBS
 
 API = "/v1/mindinsight/datavisual"
+LISTED_JOBS = len(LOADED_JOBS) + 1  # and the lineage-only job
 
 
 def error_of(response):
@@ -12,7 +14,7 @@ def error_of(response):
 
 def test_train_jobs_listing(client):
     body = client.get(f"{API}/train-jobs").get_json()
-    assert body["total"] == 7 and body["load_status"] == "loaded" and body["name"].startswith("loaded_base")
+    assert body["total"] == LISTED_JOBS and body["load_status"] == "loaded" and body["name"].startswith("loaded_base")
     job = next(j for j in body["train_jobs"] if j["train_id"] == "./b_summary_ops")
     assert list(job) == [
         "train_id",
@@ -49,7 +51,7 @@ def test_train_jobs_listing(client):
 def test_train_jobs_paging_uses_page_index(client):
     everything = [j["train_id"] for j in client.get(f"{API}/train-jobs?limit=999").get_json()["train_jobs"]]
     page = client.get(f"{API}/train-jobs?offset=1&limit=2").get_json()
-    assert [j["train_id"] for j in page["train_jobs"]] == everything[2:4] and page["total"] == 7
+    assert [j["train_id"] for j in page["train_jobs"]] == everything[2:4] and page["total"] == LISTED_JOBS
     assert client.get(f"{API}/train-jobs?offset=99999999999999999999").get_json()["train_jobs"] == []
     filtered = client.get(f"{API}/train-jobs?train_id=./a_lenet_collector").get_json()
     assert filtered["total"] == 1 and filtered["train_jobs"][0]["train_id"] == "./a_lenet_collector"
@@ -119,6 +121,9 @@ def test_scalar_metadata_values(client):
     points = points["metadatas"]
     assert [p["step"] for p in points] == list(range(1, 301))
     assert points[149]["value"] is None and points[150]["value"] is None
+    # Beyond the original: which non-finite value it was (MindSpore wrote NaN at 150, +Inf at 151).
+    assert (points[149]["non_finite"], points[150]["non_finite"]) == ("NaN", "Infinity")
+    assert "non_finite" not in points[148]
     assert points[148]["value"] == pytest.approx(14.9) and list(points[0]) == ["wall_time", "step", "value"]
 
 
