@@ -17,6 +17,7 @@ LOADED_JOBS = {
     MULTI_RUNS[1]: f"c_multi_runs/{MULTI_RUNS[1]}",
     "g_two_sessions": "g_two_sessions",
     "g_max_file_size": "g_max_file_size",
+    "d_landscape_epoch": "d_landscape_epoch",
 }
 
 

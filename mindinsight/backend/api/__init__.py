@@ -1,9 +1,22 @@
 """Every REST topic, in one list the app factory, the tests and the OpenAPI document iterate."""
 
-from mindinsight.backend.api import histograms, images, openapi, scalars, tensors, train_jobs, ui_config
+from mindinsight.backend.api import (
+    graphs,
+    histograms,
+    images,
+    landscapes,
+    lineage,
+    openapi,
+    scalars,
+    tensors,
+    train_jobs,
+    ui_config,
+)
 from mindinsight.backend.api.routing import ApiRoute, Topic, register_routes
 
-TOPICS: list[Topic] = [m.TOPIC for m in (train_jobs, scalars, images, histograms, tensors, ui_config, openapi)]
+TOPICS: list[Topic] = [
+    m.TOPIC for m in (train_jobs, scalars, images, histograms, tensors, graphs, landscapes, lineage, ui_config, openapi)
+]
 
 
 def all_routes() -> list[ApiRoute]:
