@@ -30,6 +30,8 @@ export default defineConfig({
     __VUE_I18N_FULL_INSTALL__: true,
     __VUE_I18N_LEGACY_API__: false,
     __INTLIFY_PROD_DEVTOOLS__: false,
+    // Messages are compiled by src/locales/messageCompiler.js: vue-i18n's own compiler stays out.
+    __INTLIFY_DROP_MESSAGE_COMPILER__: true,
   },
   build: {
     outDir: '../mindinsight/ui/dist',

@@ -156,8 +156,7 @@ def test_dark_theme_switch(page, server):
     expect(html).to_have_attribute("data-theme", "light")
     body_light = page.evaluate("getComputedStyle(document.body).backgroundColor")
 
-    page.get_by_test_id("theme-select").click()
-    page.locator(".el-select-dropdown__item", has_text="Dark Theme").click()
+    page.get_by_test_id("theme-select").select_option(label="Dark Theme")
     expect(html).to_have_attribute("data-theme", "dark")
     assert page.evaluate("localStorage.getItem('miTheme')") == "1"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != body_light

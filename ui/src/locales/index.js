@@ -1,5 +1,6 @@
 import { createI18n } from 'vue-i18n'
 import { DEFAULT_LOCALE } from '../lib/preferences.js'
+import { messageCompiler } from './messageCompiler.js'
 
 // One JSON file per namespace and locale (`en-US/scalar.json` holds the `scalar.*` keys), so
 // each page owns its messages.
@@ -17,5 +18,7 @@ export function createAppI18n(locale) {
     locale,
     fallbackLocale: DEFAULT_LOCALE,
     messages,
+    // Ours instead of vue-i18n's run-time compiler, which the build leaves out (vite.config.js).
+    messageCompiler,
   })
 }
