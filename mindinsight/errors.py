@@ -124,6 +124,13 @@ class DataLoadingError(DatavisualError):
 class NodeNotInGraphError(DatavisualError):
     value, prefix = 0x009, "Can not find node in graph by the given node name."
 
+    def __init__(self, node_name: str):
+        super().__init__(node_name)
+
+    @property
+    def message(self) -> str:
+        return f"{self.prefix} node name: {self.detail}."
+
 
 class PluginNotAvailableError(DatavisualError):
     value, prefix = 0x00B, "Plugin is not available."

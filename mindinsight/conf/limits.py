@@ -37,6 +37,11 @@ MAX_TENSOR_RESPONSE_VALUES = 100_000
 MAX_HISTOGRAM_INPUT_BUCKETS = 90
 MAX_HISTOGRAM_DISPLAY_BINS = 30
 MAX_GRAPH_ATTR_BYTES = 1024
+# Nodes of one type in one scope that are folded into an aggregation scope (normal / optimized graph).
+MIN_GRAPH_GROUP_NODES = 5
+MIN_OPTIMIZED_GRAPH_GROUP_NODES = 10
+# Graph node-name search: largest page.
+MAX_GRAPH_SEARCH_LIMIT = 1000
 
 # Reading
 READ_CHUNK_BYTES = 4 * 1024 * 1024   # bytes read from a file per call; bounds reader memory

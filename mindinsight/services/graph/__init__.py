@@ -1,0 +1,1 @@
+"""The computational graph: a node tree by name scope (model) and its queries."""

@@ -1,0 +1,85 @@
+"""The computational graph of a job: levels, leaves, node paths and name search (rest-api.md 7).
+
+Each graph tag's node tree is built once from its ``GraphProto`` and kept while the tag's
+samples are unchanged; every query reads that tree, none lays out the whole graph.
+"""
+
+import logging
+
+from mindinsight.cache.data_manager import DataManager
+from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
+from mindinsight.errors import GraphNotExistError, NodeNotInGraphError, ParamValueError, TrainJobNotExistError
+from mindinsight.services.graph import queries
+from mindinsight.services.graph.model import GraphModel, InvalidGraphError, build_graph
+
+logger = logging.getLogger(__name__)
+
+# The query's ``mode`` -> the plugin holding that view of the graphs.
+MODES = {"normal": PluginName.GRAPH, "optimize": PluginName.OPTIMIZED_GRAPH}
+MIN_GROUP = {
+    PluginName.GRAPH: limits.MIN_GRAPH_GROUP_NODES,
+    PluginName.OPTIMIZED_GRAPH: limits.MIN_OPTIMIZED_GRAPH_GROUP_NODES,
+}
+
+
+def _tree_builder(plugin: PluginName):
+    def build(samples: dict) -> GraphModel | None:
+        try:
+            return build_graph(samples["graph"][-1], MIN_GROUP[plugin])
+        except InvalidGraphError as error:
+            logger.warning("graph not shown: %s", error)
+            return None
+
+    return build
+
+
+def graph_of(manager: DataManager, train_id: str, tag: str | None, mode: str) -> GraphModel:
+    """The node tree of a graph tag (default: the job's first graph tag of the mode's plugin)."""
+    plugin = MODES.get(mode)
+    if plugin is None:
+        raise ParamValueError("Invalid mode")
+    data = manager.job_data(train_id)
+    if data is None:  # the original's graph answer names no cause here
+        raise TrainJobNotExistError()
+    if tag is None:
+        tags = data.tags(plugin)
+        if not tags:
+            raise GraphNotExistError()
+        tag = tags[0]
+    graph = manager.derived.get(data, plugin, tag, "tree", _tree_builder(plugin))
+    if graph is None:
+        raise GraphNotExistError()
+    return graph
+
+
+def _check_node(graph: GraphModel, name: str | None) -> str:
+    if name and name not in graph.nodes:
+        raise NodeNotInGraphError(name)
+    return name or ""
+
+
+def nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
+    """The direct children of scope ``name`` (absent: the top level)."""
+    graph = graph_of(manager, train_id, tag, mode)
+    return {"nodes": graph.level(_check_node(graph, name))}
+
+
+def all_nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
+    """Every leaf node below scope ``name`` (absent: the whole graph)."""
+    graph = graph_of(manager, train_id, tag, mode)
+    return {"all_nodes_detail": queries.all_leaves(graph, _check_node(graph, name))}
+
+
+def single_node(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str) -> dict:
+    """The levels from the top down to node ``name``."""
+    graph = graph_of(manager, train_id, tag, mode)
+    return queries.path_levels(graph, _check_node(graph, name))
+
+
+def node_names(
+    manager: DataManager, train_id: str, tag: str | None, mode: str, search: str | None, offset: int, limit: int
+) -> dict:
+    """Page ``offset`` of the nodes whose last name segment holds ``search``, as a scope tree."""
+    graph = graph_of(manager, train_id, tag, mode)
+    return {"nodes": queries.search(graph, search or "", offset, limit)}
