@@ -87,6 +87,32 @@ class FileSystemPermissionError(MindInsightError):
     value, prefix = 0x008, "File System Permission Error."
 
 
+# -- lineage (module 2) ---------------------------------------------------------------
+
+class LineageError(MindInsightError):
+    module = Module.LINEAGE
+
+
+class LineageParamValueError(LineageError):
+    """A bad ``tag``/``remark`` edit of a job's lineage (the original's message shape)."""
+
+    value = 0x081
+
+    @property
+    def message(self) -> str:
+        return f"ValueError. {self.detail}"
+
+
+class LineageSearchConditionParamError(LineageError):
+    """Any invalid lineage search condition (``detail`` is the original's inner message)."""
+
+    value = 0x218
+
+    @property
+    def message(self) -> str:
+        return f"Search_condition param error: {self.detail}"
+
+
 # -- datavisual (module 5) ------------------------------------------------------------
 
 class DatavisualError(MindInsightError):

@@ -5,9 +5,12 @@ gunicorn is pointed at the factory target ``mindinsight.backend.application:crea
 the app and its data manager are built in the worker process, never at import time.
 """
 
+import os
+
 from flask import Flask
 
 from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.lineage_store import LineageStore
 from mindinsight.conf.settings import Settings
 
 
@@ -25,6 +28,8 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     app.json.sort_keys = False
     manager = DataManager(settings.summary_base_dir, reload_interval=settings.reload_interval)
     context.attach_data_manager(app, manager)
+    added_info_path = os.path.join(settings.workspace, "lineage", "added_info.json")
+    context.attach_lineage_store(app, LineageStore(manager, added_info_path))
 
     prefix = settings.url_path_prefix
     app.register_blueprint(ui.create_blueprint(), url_prefix=prefix or None)

@@ -6,6 +6,8 @@ values or the exact documented error: missing/empty/null -> 50540003, not an int
 Each field class lists what it raises in ``errors`` (the OpenAPI document shows them).
 """
 
+import json
+
 from marshmallow import Schema, fields
 
 from mindinsight.conf.limits import MAX_PARAM_LENGTH
@@ -107,9 +109,34 @@ def load_args(schema: Schema, args) -> dict:
     return schema.load(raw)
 
 
-def load_body(schema: Schema, body) -> dict:
+class JsonValue(fields.Field):
+    """Any JSON value; a ``FreeFormBody`` field, declared for the OpenAPI document only."""
+
+    errors = ()
+
+
+class FreeFormBody(Schema):
+    """A JSON body handed whole to the view as ``body`` (any JSON value; an empty body is
+    ``None``), for routes that check it themselves; its declared fields only describe it.
+    A body that is not JSON raises ``ParamValueError`` "Json data parse failed."."""
+
+    errors = (ParamValueError,)
+
+    def load_raw(self, raw: bytes) -> dict:
+        if not raw.strip():
+            return {"body": None}
+        try:
+            return {"body": json.loads(raw)}
+        except ValueError:  # also bad UTF-8 (UnicodeDecodeError is a ValueError)
+            raise ParamValueError("Json data parse failed.") from None
+
+
+def load_body(schema: Schema, body, raw: bytes = b"") -> dict:
     """Parse a JSON request body (None when absent or not JSON) with ``schema``; a missing
-    body or a required field that is missing or null raises ``ParamMissError``."""
+    body or a required field that is missing or null raises ``ParamMissError``. A
+    ``FreeFormBody`` gets the request's ``raw`` bytes instead."""
+    if isinstance(schema, FreeFormBody):
+        return schema.load_raw(raw)
     if not isinstance(body, dict):
         body = {}
     raw = {}

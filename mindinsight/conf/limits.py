@@ -92,3 +92,12 @@ MAX_REQUEST_LINE_BYTES = 4 * MAX_URL_LENGTH
 MIN_TOKEN_LENGTH = 16                 # an access token given with --token / MINDINSIGHT_TOKEN
 MAX_TOKEN_LENGTH = 256
 GENERATED_TOKEN_BYTES = 32            # secrets.token_urlsafe(32): 43 characters, 256 bits
+
+
+# -- lineage (cache/lineage_store.py, services/lineage*.py) ---------------------------------
+LINEAGE_MAX_PAGE_LIMIT = 100          # a lineage query's ``limit`` is in 1..100
+LINEAGE_MAX_PAGE_OFFSET = 100000      # ... and its ``offset`` (a page index) in 0..100000
+LINEAGE_DEFAULT_PAGE_LIMIT = 10       # when only ``offset`` is given
+LINEAGE_MAX_TAG = 10                  # added_info ``tag``: an icon index 0..10
+LINEAGE_MAX_REMARK_LENGTH = 128       # added_info ``remark`` characters
+OPTIMIZER_MAX_USER_DEFINED_COLUMNS = 100  # user-defined columns considered by targets/search

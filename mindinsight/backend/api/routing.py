@@ -111,7 +111,7 @@ def _flask_view(route: ApiRoute) -> Callable:
     def view():
         params = load_args(route.args, request.args) if route.args is not None else {}
         if route.body is not None:
-            params.update(load_body(route.body, request.get_json(silent=True)))
+            params.update(load_body(route.body, request.get_json(silent=True), request.get_data()))
         result = route.view(data_manager(), **params)
         return result if isinstance(result, Response) else json_response(result)
 

@@ -1,0 +1,75 @@
+"""``/lineagemgr/lineages`` (search, tag/remark edits) and ``/datasets/dataset_graph``."""
+
+from marshmallow import Schema
+
+from mindinsight.backend.api.routing import Topic
+from mindinsight.backend.context import lineage_store
+from mindinsight.backend.params import FreeFormBody, JsonValue, Text
+from mindinsight.backend.view_marks import POOLED
+from mindinsight.errors import (
+    FileSystemPermissionError,
+    LineageParamValueError,
+    LineageSearchConditionParamError,
+    ParamValueError,
+    TrainJobNotExistError,
+)
+from mindinsight.services import lineage
+from mindinsight.services.lineage_conditions import FIELDS, PAGE_KEYS
+
+TOPIC = Topic("lineage")
+EXAMPLE_JOB = "./a_lenet_collector"
+
+
+# Declared keys describe the body in the OpenAPI document; ``metric/<name>`` and
+# ``user_defined/<name>`` conditions are taken too.
+LineageConditionBody = type(
+    "LineageConditionBody",
+    (FreeFormBody,),
+    {name: JsonValue() for name in (*FIELDS, *PAGE_KEYS)},
+)
+
+
+class AddedInfoBody(FreeFormBody):
+    tag = JsonValue()
+    remark = JsonValue()
+
+
+class TrainIdArgs(Schema):
+    train_id = Text(required=True)
+
+
+@TOPIC.post(
+    "/lineagemgr/lineages",
+    serving=POOLED,
+    body=LineageConditionBody(),
+    errors=(LineageSearchConditionParamError, ParamValueError),
+    example={"summary_dir": {"in": [EXAMPLE_JOB]}, "sorted_name": "metric/Accuracy", "limit": 10, "offset": 0},
+)
+def search_lineages(manager, body):
+    """Model and dataset lineage of every listed job, filtered, sorted and paged by a search condition."""
+    return lineage.search_lineages(lineage_store(), body)
+
+
+@TOPIC.put(
+    "/lineagemgr/lineages",
+    serving=POOLED,
+    args=TrainIdArgs(),
+    body=AddedInfoBody(),
+    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, FileSystemPermissionError),
+    example={"train_id": EXAMPLE_JOB, "tag": 1, "remark": "baseline"},
+)
+def update_lineage(manager, train_id, body):
+    """Set a job's ``tag`` (0..10) and/or ``remark`` (up to 128 characters); kept across restarts."""
+    return lineage.update_added_info(lineage_store(), train_id, body)
+
+
+@TOPIC.get(
+    "/datasets/dataset_graph",
+    serving=POOLED,
+    args=TrainIdArgs(),
+    errors=(ParamValueError,),
+    example={"train_id": EXAMPLE_JOB},
+)
+def dataset_graph(manager, train_id):
+    """A job's dataset graph (``{}`` when it has none)."""
+    return lineage.dataset_graph(lineage_store(), train_id)

@@ -1,0 +1,116 @@
+"""Lineage of every listed train job (not only the cached ones), kept up to date lazily.
+
+``refresh()`` walks the data manager's brief list: a job whose brief is unchanged keeps its
+parsed lineage; for any other job with lineage files the store lists them and re-parses only
+when their names, sizes or modification times changed. Queries call ``snapshot()``, which
+refreshes first, so a query sees every job listed at that moment; with nothing changed a
+refresh is one comparison per job.
+
+Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile``).
+"""
+
+import json
+import logging
+import threading
+from dataclasses import dataclass
+
+from mindinsight.cache.added_info import AddedInfoFile
+from mindinsight.cache.data_manager import DataManager
+from mindinsight.format import naming
+from mindinsight.ingest.discovery import SummaryDirInfo, job_files, real_root
+from mindinsight.ingest.lineage import parse_lineage_files
+from mindinsight.ingest.lineage_dicts import LineageDicts, lineage_dicts
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LineageRecord:
+    """One job's parsed lineage and the lineage files it was parsed from."""
+
+    train_id: str
+    update_time: float
+    dicts: LineageDicts
+    files: tuple  # ((name, size, mtime_ns), ...)
+
+
+@dataclass(frozen=True)
+class LineageSnapshot:
+    """Every job with lineage, newest update first, and each one's dataset mark."""
+
+    records: tuple[LineageRecord, ...]
+    dataset_marks: dict[str, str]
+    added_info: dict[str, dict]
+
+
+class LineageStore:
+    """Parsed lineage of the jobs ``manager`` lists; added info stored at ``added_info_path``."""
+
+    def __init__(self, manager: DataManager, added_info_path: str):
+        self.manager = manager
+        self.added_info = AddedInfoFile(added_info_path)
+        self._lock = threading.Lock()
+        self._briefs: dict[str, SummaryDirInfo] = {}
+        self._records: dict[str, LineageRecord] = {}
+        self._snapshot = LineageSnapshot((), {}, {})
+
+    def snapshot(self) -> LineageSnapshot:
+        """The lineage of every listed job, refreshed first."""
+        self.refresh()
+        snapshot = self._snapshot
+        return LineageSnapshot(snapshot.records, snapshot.dataset_marks, self.added_info.all())
+
+    def record(self, train_id: str) -> LineageRecord | None:
+        """One job's lineage (refreshed first), None when the job has none."""
+        self.refresh()
+        return self._records.get(train_id)
+
+    def refresh(self) -> None:
+        """Re-parse the lineage of jobs whose lineage files changed; drop vanished jobs."""
+        briefs = self.manager.briefs()
+        with self._lock:
+            changed = False
+            records = {}
+            for info in briefs:
+                record = self._records.get(info.train_id)
+                if record is not None and self._briefs.get(info.train_id) == info:
+                    records[info.train_id] = record
+                    continue
+                fresh = self._load(info, record)
+                changed = changed or fresh is not record
+                if fresh is not None:
+                    records[info.train_id] = fresh
+            changed = changed or set(records) != set(self._records)
+            self._briefs = {info.train_id: info for info in briefs}
+            self._records = records
+            if changed or [r.train_id for r in self._snapshot.records] != list(records):
+                self._snapshot = LineageSnapshot(tuple(records.values()), _dataset_marks(records.values()), {})
+
+    def _load(self, info: SummaryDirInfo, previous: LineageRecord | None) -> LineageRecord | None:
+        if info.lineage_files == 0:
+            return None
+        listed = job_files(info.path, real_root(self.manager.summary_base_dir)) or {}
+        names = naming.sort_summary_files(name for name in listed if naming.is_lineage_file(name))
+        files = tuple((name, listed[name].size, listed[name].mtime_ns) for name in names)
+        if previous is not None and previous.files == files:
+            if previous.update_time == info.update_time:
+                return previous
+            return LineageRecord(info.train_id, info.update_time, previous.dicts, files)
+        try:
+            dicts = lineage_dicts(parse_lineage_files([listed[name].path for name in names]))
+        except Exception:  # one damaged job must not hide the lineage of the others
+            logger.exception("cannot parse the lineage of %s", info.train_id)
+            return None
+        return LineageRecord(info.train_id, info.update_time, dicts, files) if dicts else None
+
+
+def _dataset_marks(records) -> dict[str, str]:
+    """Jobs with identical dataset graphs share a mark: "2", "3", ... in order of first
+    appearance, oldest job first (the original starts at "2" too)."""
+    marks, by_graph = {}, {}
+    for record in sorted(records, key=lambda r: (r.update_time, r.train_id)):
+        key = json.dumps(record.dicts.dataset_graph, sort_keys=True, default=str)
+        if key not in by_graph:
+            by_graph[key] = str(len(by_graph) + 2)
+        marks[record.train_id] = by_graph[key]
+    return marks
