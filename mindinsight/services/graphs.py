@@ -7,7 +7,6 @@ samples are unchanged; every query reads that tree, none lays out the whole grap
 import logging
 
 from mindinsight.cache.data_manager import DataManager
-from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import GraphNotExistError, NodeNotInGraphError, ParamValueError, TrainJobNotExistError
 from mindinsight.services.graph import queries
@@ -17,16 +16,12 @@ logger = logging.getLogger(__name__)
 
 # The query's ``mode`` -> the plugin holding that view of the graphs.
 MODES = {"normal": PluginName.GRAPH, "optimize": PluginName.OPTIMIZED_GRAPH}
-MIN_GROUP = {
-    PluginName.GRAPH: limits.MIN_GRAPH_GROUP_NODES,
-    PluginName.OPTIMIZED_GRAPH: limits.MIN_OPTIMIZED_GRAPH_GROUP_NODES,
-}
 
 
 def _tree_builder(plugin: PluginName):
     def build(samples: dict) -> GraphModel | None:
         try:
-            return build_graph(samples["graph"][-1], MIN_GROUP[plugin])
+            return build_graph(samples["graph"][-1], readable=plugin == PluginName.OPTIMIZED_GRAPH)
         except InvalidGraphError as error:
             logger.warning("graph not shown: %s", error)
             return None

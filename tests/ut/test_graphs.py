@@ -230,8 +230,24 @@ def test_pb_graphs_each_answer_in_both_modes(pb_client):
     refused(pb_client, "nodes", "5054500C", train_id=train_id, tag="ms_output_optimize.pb", mode="optimize")
 
 
-def test_optimized_view_folds_ten_or_more(client):
+def test_optimized_view_hides_training_and_pass_through_ops(client):
+    normal = walk(client, LENET)
     nodes = walk(client, LENET, mode="optimize")
-    for node in nodes.values():
+    assert "Gradients" in normal and not any(name.split("/")[0] == "Gradients" for name in nodes)
+    assert not any("optimizer" in name for name in nodes)
+    assert any(n["type"] in ("Load", "MakeTuple", "UpdateState") for n in normal.values())
+    assert not any(n["type"] in ("Load", "TupleGetItem", "MakeTuple", "UpdateState") for n in nodes.values())
+    for name, node in nodes.items():
+        for target in node["input"]:
+            assert target in nodes, (name, target)
         if node["type"] == "aggregation_scope":
-            assert node["subnode_count"] >= 10
+            assert len([m for m in nodes if m.startswith(name + "/")]) >= 10
+        if node["type"] not in ("name_scope", "aggregation_scope", "Parameter", "Const"):
+            assert node["input"] or node["output"]
+    # the weights reach the convolution directly once the Load between them is gone
+    conv = "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d/Conv2D-op0"
+    assert "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d/conv1.weight" in nodes[conv]["input"]
+    # a scope of several ReLU ops named after ReLU is lifted into its parent
+    backbone = "Default/network-WithLossCell/_backbone-LeNet5"
+    assert f"{backbone}/relu-ReLU" in normal and f"{backbone}/relu-ReLU" not in nodes
+    assert nodes[f"{backbone}/ReLU-op0"]["type"] == "ReLU"

@@ -11,6 +11,12 @@ Build steps (the original's, behaviour.md 5):
 4. every ``/`` prefix becomes a ``name_scope`` node holding the edges that cross its border; a leaf
    whose name equals a scope path is renamed ``(<base>)``;
 5. consts are copied into each consuming scope, and each scope counts its direct children.
+
+The readability-optimized view first drops the gradient and optimizer ops (full name starting
+``Gradients`` or holding ``optimizer``, instance name holding ``opt``), removes the pass-through
+ops (``Load``, ``TupleGetItem``, ``MakeTuple``, ``UpdateState``) joining their sources to their
+consumers, removes ops left without edges, and lifts the ops of a scope holding only several ops
+of one type named in the scope (``.../conv1-Conv2d/Conv2D-op0`` -> ``.../Conv2D-op0``).
 """
 
 from collections import defaultdict
@@ -26,6 +32,7 @@ CONST = "Const"
 INVALID_NAME_CHARACTERS = frozenset('<>"')
 DYNAMIC_SHAPE_ATTRS = ("input_is_dynamic_shape", "output_is_dynamic_shape")
 EDGE_KINDS = ("input", "output", "proxy_input", "proxy_output")
+PASS_THROUGH_TYPES = frozenset({"Load", "TupleGetItem", "MakeTuple", "UpdateState"})
 
 
 class InvalidGraphError(ValueError):
@@ -173,15 +180,20 @@ class GraphModel:
 class _Builder:
     """Runs the build steps over one ``GraphProto``."""
 
-    def __init__(self, proto, min_group: int):
+    def __init__(self, proto, min_group: int, readable: bool):
         self.proto = proto
         self.min_group = min_group
+        self.readable = readable
         self.nodes: dict[str, GraphNode] = {}
         self.id_to_name: dict[str, str] = {}
         self.variables: dict[str, dict[str, GraphNode]] = {PARAMETER: {}, CONST: {}}
 
     def build(self) -> GraphModel:
         self._parse()
+        if self.readable:
+            self._drop_pass_through_ops()
+            self._drop_unconnected_ops()
+            self._lift_single_type_scopes()
         self._copy_variables_into_scopes(PARAMETER)
         self._aggregate()
         self._independent_layout()
@@ -194,7 +206,7 @@ class _Builder:
     def _parse(self) -> None:
         pending_inputs: dict[str, list[tuple[str, str]]] = {}
         for node_proto in self.proto.node:
-            if not node_proto.name:
+            if not node_proto.name or (self.readable and _is_training_only(node_proto)):
                 continue
             node_id = node_proto.name.rpartition("/")[2].split("op")[-1]
             name = node_proto.full_name or join_name(node_proto.scope, f"{node_proto.op_type}-op{node_id}")
@@ -257,6 +269,66 @@ class _Builder:
                 if source.type not in (PARAMETER, CONST):
                     source.output[name] = edge
                 node.is_dynamic_shape_node = node.is_dynamic_shape_node or _is_dynamic(source.output_shape)
+
+    # -- readability-optimized view --------------------------------------------------------
+    def _ops(self) -> list[GraphNode]:
+        return [node for node in self.nodes.values() if node.type not in (PARAMETER, CONST)]
+
+    def _drop_pass_through_ops(self) -> None:
+        ops = self._ops()
+        # in topological order a pass-through source already holds its own sources
+        for node in ops:
+            if any(self.nodes[source].type in PASS_THROUGH_TYPES for source in node.input):
+                node.input = self._bypass(node.input, "input")
+        for node in reversed(ops):
+            if any(self.nodes[target].type in PASS_THROUGH_TYPES for target in node.output):
+                node.output = self._bypass(node.output, "output")
+        for node in ops:
+            if node.type in PASS_THROUGH_TYPES:
+                del self.nodes[node.name]
+
+    def _bypass(self, edges: dict, kind: str) -> dict:
+        """``edges`` with each pass-through neighbour replaced by its own neighbours."""
+        bypassed = {}
+        for name, edge in edges.items():
+            neighbour = self.nodes[name]
+            if neighbour.type not in PASS_THROUGH_TYPES:
+                bypassed[name] = edge
+                continue
+            for far_name, far_edge in getattr(neighbour, kind).items():
+                far = self.nodes.get(far_name)
+                if far is not None and far.type not in PASS_THROUGH_TYPES:
+                    source = far if kind == "input" else neighbour
+                    bypassed[far_name] = dict(far_edge, shape=source.output_shape, data_type=source.output_data_type)
+        return bypassed
+
+    def _drop_unconnected_ops(self) -> None:
+        for node in self._ops():
+            if not node.input and not node.output:
+                del self.nodes[node.name]
+
+    def _lift_single_type_scopes(self) -> None:
+        types: dict[str, set] = defaultdict(set)
+        counts: dict[str, int] = defaultdict(int)
+        for node in self._ops():
+            if "/" in node.scope:
+                types[node.scope].add(node.type)
+                counts[node.scope] += 1
+        lifted = {
+            scope
+            for scope, kinds in types.items()
+            if len(kinds) == 1
+            and counts[scope] > 1
+            and next(iter(kinds)) in scope
+            and not any(other.startswith(scope + "/") for other in types)
+        }
+        renames = {
+            node.name: join_name(node.scope.rpartition("/")[0], node.name.rpartition("/")[2])
+            for node in self._ops()
+            if node.scope in lifted
+        }
+        if renames:
+            self._rename(renames)
 
     def _add(self, node: GraphNode, node_id: str) -> None:
         self.nodes[node.name] = node
@@ -402,6 +474,13 @@ class _Builder:
             self.variables[kind] = {renames.get(n, n): v for n, v in self.variables[kind].items()}
 
 
-def build_graph(proto, min_group: int = limits.MIN_GRAPH_GROUP_NODES) -> GraphModel:
-    """The node tree of one ``GraphProto``; raises ``InvalidGraphError`` for unusable names."""
-    return _Builder(proto, min_group).build()
+def _is_training_only(node_proto) -> bool:
+    full_name = node_proto.full_name
+    return full_name.startswith("Gradients") or "optimizer" in full_name or "opt" in node_proto.instance_name
+
+
+def build_graph(proto, readable: bool = False) -> GraphModel:
+    """The node tree of one ``GraphProto`` (``readable``: the readability-optimized view);
+    raises ``InvalidGraphError`` for unusable names."""
+    min_group = limits.MIN_OPTIMIZED_GRAPH_GROUP_NODES if readable else limits.MIN_GRAPH_GROUP_NODES
+    return _Builder(proto, min_group, readable).build()
