@@ -297,3 +297,54 @@ def test_changed_lineage_files_are_parsed_again_and_unchanged_ones_kept(tmp_path
     app_manager.refresh_briefs()
     model = search(client, {})["object"][0]["model_lineage"]
     assert model["metric"] == {} and model["test_dataset_count"] is None
+
+
+TARGETS = "/v1/mindinsight/optimizer/targets/search"
+
+
+def test_optimizer_targets_rank_hyper_parameters_by_pearson_r(client):
+    answer = client.post(TARGETS, json={}).get_json()
+    meta = answer["metadata"]
+    assert meta["train_ids"] == [LENET, RUN3, RUN2, RUN1]
+    names = [item["name"] for item in meta["possible_hyper_parameters"]]
+    assert names[:3] == ["learning_rate", "epoch", "batch_size"]
+    assert "device_num" not in names and "loss" not in names  # not tunable
+    assert {"name": "[U]run", "unselected": True, "reason_code": 1} in meta["unrecognized_params"]
+    targets = {target["name"]: target for target in answer["targets"]}
+    assert [target["name"] for target in answer["targets"]] == sorted(targets)
+    assert "[M]Accuracy" in targets and "loss" in targets
+    accuracy = targets["[M]Accuracy"]
+    assert len(accuracy["buckets"]) == 5 and sum(bucket[2] for bucket in accuracy["buckets"]) == 4
+    lr = next(item for item in accuracy["hyper_parameters"] if item["name"] == "learning_rate")
+    rates = [item["data"] for item in meta["possible_hyper_parameters"] if item["name"] == "learning_rate"][0]
+    import numpy as np
+
+    assert lr["importance"] == pytest.approx(abs(np.corrcoef(rates, accuracy["data"])[0, 1]))
+    importances = [item["importance"] for item in accuracy["hyper_parameters"]]
+    assert importances == sorted(importances, reverse=True)
+    # a user-defined number only the three runs carry: 3 samples are enough
+    lr_x1000 = next(item for item in accuracy["hyper_parameters"] if item["name"] == "[U]lr_x1000")
+    assert "reason_code" not in lr_x1000 and lr_x1000["importance"] > 0.5
+
+
+def test_optimizer_targets_reason_codes(client):
+    two = client.post(TARGETS, json={"summary_dir": {"in": [RUN1, RUN2]}}).get_json()
+    for target in two["targets"]:
+        assert all(item == {**item, "importance": 0, "reason_code": 2} for item in target["hyper_parameters"])
+    constant = client.post(TARGETS, json={"optimizer": {"eq": "Momentum"}, "batch_size": {"eq": 32}}).get_json()
+    assert constant["metadata"]["train_ids"] == [LENET, RUN1]
+    three = client.post(TARGETS, json={"summary_dir": {"in": [RUN1, RUN3, LENET]}}).get_json()
+    batch = [
+        item
+        for target in three["targets"]
+        if None not in target["data"]  # a target all three jobs have
+        for item in target["hyper_parameters"]
+        if item["name"] == "batch_size"  # 32 in all three: r is not a number
+    ]
+    assert batch and all(item["importance"] == 0 and item["reason_code"] == 3 for item in batch)
+
+
+def test_optimizer_targets_validate_the_condition(client):
+    response = client.post(TARGETS, json={"limit": 0})
+    assert response.status_code == 400 and response.get_json()["error_code"] == SEARCH_ERROR
+    assert client.post(TARGETS, data=b"[", content_type="application/json").get_json()["error_code"] == "50540002"

@@ -13,7 +13,7 @@ from mindinsight.errors import (
     ParamValueError,
     TrainJobNotExistError,
 )
-from mindinsight.services import lineage
+from mindinsight.services import lineage, optimizer_targets
 from mindinsight.services.lineage_conditions import FIELDS, PAGE_KEYS
 
 TOPIC = Topic("lineage")
@@ -73,3 +73,15 @@ def update_lineage(manager, train_id, body):
 def dataset_graph(manager, train_id):
     """A job's dataset graph (``{}`` when it has none)."""
     return lineage.dataset_graph(lineage_store(), train_id)
+
+
+@TOPIC.post(
+    "/optimizer/targets/search",
+    serving=POOLED,
+    body=LineageConditionBody(),
+    errors=(LineageSearchConditionParamError, ParamValueError),
+    example={"summary_dir": {"in": [EXAMPLE_JOB]}},
+)
+def search_optimizer_targets(manager, body):
+    """How much each hyper-parameter matters (|Pearson r|) for each metric and the loss, over the selected jobs."""
+    return optimizer_targets.search_targets(lineage_store(), body)
