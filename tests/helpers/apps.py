@@ -18,6 +18,7 @@ LOADED_JOBS = {
     "g_two_sessions": "g_two_sessions",
     "g_max_file_size": "g_max_file_size",
     "d_landscape_epoch": "d_landscape_epoch",
+    "f_save_graphs": "f_save_graphs",
 }
 
 

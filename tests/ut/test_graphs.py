@@ -11,8 +11,6 @@ matches (any case) within the last name segment and is paged by a page index ``o
 import pytest
 
 from mindinsight.conf.limits import MIN_GRAPH_GROUP_NODES
-from tests.helpers.apps import make_app
-from tests.helpers.fixtures import copy_job
 
 API = "/v1/mindinsight/datavisual/graphs"
 LENET = "./a_lenet_collector"
@@ -31,14 +29,6 @@ NODE_FIELDS = {
     "stack_info",
 }
 PB_FILES = ["ms_output_optimize.pb", "ms_output_after_opt_0.pb", "ms_output_before_opt_0.pb", "ms_output_vm_build_0.pb"]
-
-
-@pytest.fixture(scope="module")
-def pb_client(tmp_path_factory):
-    """An app over f_save_graphs alone (a job of ``.pb`` graph files, no summary file)."""
-    base = tmp_path_factory.mktemp("pb_base")
-    copy_job("f_save_graphs", base / "f_save_graphs")
-    return make_app(base).test_client()
 
 
 def ok(client, path, **params):
@@ -214,20 +204,20 @@ def test_errors(client):
     assert refused(client, "nodes/names", "50540002", train_id=LENET, offset=-1)
 
 
-def test_pb_graphs_each_answer_in_both_modes(pb_client):
+def test_pb_graphs_each_answer_in_both_modes(client):
     train_id = "./f_save_graphs"
     for tag in PB_FILES:
-        normal = walk(pb_client, train_id, tag=tag)
-        optimized = walk(pb_client, train_id, tag=f"{tag} (optimized)", mode="optimize")
+        normal = walk(client, train_id, tag=tag)
+        optimized = walk(client, train_id, tag=f"{tag} (optimized)", mode="optimize")
         assert normal and optimized
         assert {n.split("/")[0] for n in normal} >= {"Default"}
     # without a tag: the preferred save_graphs file
     assert (
-        ok(pb_client, "nodes", train_id=train_id)["nodes"]
-        == ok(pb_client, "nodes", train_id=train_id, tag="ms_output_optimize.pb")["nodes"]
+        ok(client, "nodes", train_id=train_id)["nodes"]
+        == ok(client, "nodes", train_id=train_id, tag="ms_output_optimize.pb")["nodes"]
     )
     # a normal tag is not an optimized one
-    refused(pb_client, "nodes", "5054500C", train_id=train_id, tag="ms_output_optimize.pb", mode="optimize")
+    refused(client, "nodes", "5054500C", train_id=train_id, tag="ms_output_optimize.pb", mode="optimize")
 
 
 def test_optimized_view_hides_training_and_pass_through_ops(client):
