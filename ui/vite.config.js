@@ -27,7 +27,12 @@ export default defineConfig({
     }),
   ],
   define: {
-    __VUE_I18N_FULL_INSTALL__: true,
+    // Every component uses the Composition API (<script setup>): Vue's Options API support stays out.
+    __VUE_OPTIONS_API__: false,
+    __VUE_PROD_DEVTOOLS__: false,
+    __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: false,
+    // No global <i18n-t>/<i18n-n>/<i18n-d>: a template needing <i18n-t> imports Translation itself.
+    __VUE_I18N_FULL_INSTALL__: false,
     __VUE_I18N_LEGACY_API__: false,
     __INTLIFY_PROD_DEVTOOLS__: false,
     // Messages are compiled by src/locales/messageCompiler.js: vue-i18n's own compiler stays out.
@@ -38,6 +43,8 @@ export default defineConfig({
     emptyOutDir: true,
     assetsDir: 'static',
     chunkSizeWarningLimit: 1200,
+    // Browsers we support preload modules natively: no polyfill in the entry.
+    modulePreload: { polyfill: false },
   },
   server: {
     // `npm run dev` talks to a locally running `mindinsight start` (default port 8080).
