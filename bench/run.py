@@ -1,4 +1,4 @@
-"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server] [--ui]``.
+"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server] [--ui] [--lineage]``.
 
 Generates the two logs of issue #3 with our SummaryWriter (cached in the data dir), then
 measures through the server's own code and prints one table:
@@ -12,7 +12,8 @@ measures through the server's own code and prints one table:
 * image and tensor serving (bench/images_tensors_bench.py): ``image/single-image`` at 32
   clients, slices of a 10,000,000-value tensor once loaded;
 * with ``--ui``: cold page loads in headless Chromium (bench/ui_bench.py): summary list visible,
-  first dashboard and scalar-page chart drawn, initial JS of the dashboard.
+  first dashboard and scalar-page chart drawn, initial JS of the dashboard;
+* with ``--lineage``: lineage queries over 999 jobs with ``_lineage`` files (bench/lineage_bench.py).
 
 Each in-process figure runs in a fresh child process (bench/inproc.py); the load generator
 (bench/loadgen.py) runs in its own process so it never shares the server's GIL.
@@ -104,6 +105,8 @@ def main(argv=None) -> int:
     parser.add_argument("--starts", type=int, default=3, help="server starts for the start-up figures")
     parser.add_argument("--ui", action="store_true",
                         help="also the UI figures (needs the built UI, /usr/bin/chromium and playwright)")
+    parser.add_argument("--lineage", action="store_true",
+                        help="also the lineage figures (999 jobs with _lineage files, bench/lineage_bench.py)")
     parser.add_argument("--ui-runs", type=int, default=5, help="cold page loads per UI figure (median shown)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -146,6 +149,9 @@ def main(argv=None) -> int:
         rows.extend(server_bench.run(dirs, duration=args.duration, clients=args.clients, starts=args.starts))
         import images_tensors_bench
         rows.extend(images_tensors_bench.run(dirs, args.data_dir, duration=args.duration, clients=args.clients))
+    if args.lineage:
+        import lineage_bench
+        rows.extend(lineage_bench.run(args.data_dir))
     if args.ui:
         import ui_bench
         rows.extend(ui_bench.run(args.ui_runs))
