@@ -57,13 +57,15 @@ def _check_node(graph: GraphModel, name: str | None) -> str:
 def nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
     """The direct children of scope ``name`` (absent: the top level)."""
     graph = graph_of(manager, train_id, tag, mode)
-    return {"nodes": graph.level(_check_node(graph, name))}
+    scope = _check_node(graph, name)
+    return graph.kept_answer("nodes", scope, lambda: {"nodes": graph.level(scope)})
 
 
 def all_nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
     """Every leaf node below scope ``name`` (absent: the whole graph)."""
     graph = graph_of(manager, train_id, tag, mode)
-    return {"all_nodes_detail": queries.all_leaves(graph, _check_node(graph, name))}
+    scope = _check_node(graph, name)
+    return graph.kept_answer("all", scope, lambda: {"all_nodes_detail": queries.all_leaves(graph, scope)})
 
 
 def single_node(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str) -> dict:

@@ -21,6 +21,7 @@ of one type named in the scope (``.../conv1-Conv2d/Conv2D-op0`` -> ``.../Conv2D-
 
 from collections import defaultdict
 
+from mindinsight.cache.memo import Derived
 from mindinsight.conf import limits
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 
@@ -164,6 +165,9 @@ class GraphModel:
                 nodes[scope].subnode_count = len(names)
         self.children = dict(self.children)
         self._dicts: dict[str, dict] = {}
+        self._answers: dict[tuple[str, str], Derived] = {}
+        # (lower-cased name, name) of every node, for the case-insensitive search
+        self.lowered_names = [(name.lower(), name) for name in nodes]
 
     def node_dict(self, name: str) -> dict:
         """The API form of one node, made once."""
@@ -175,6 +179,15 @@ class GraphModel:
     def level(self, scope: str) -> list[dict]:
         """The direct children of ``scope`` (``""``: the top level)."""
         return [self.node_dict(name) for name in self.children.get(scope, ())]
+
+    def kept_answer(self, kind: str, scope: str, make) -> Derived:
+        """``Derived(make())`` made once per (kind, scope): the backend then serializes it once
+        (a scope's level can hold thousands of inherited edges)."""
+        key = (kind, scope)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = Derived(make())
+        return found
 
 
 class _Builder:

@@ -36,8 +36,9 @@ def matching_names(graph: GraphModel, pattern: str) -> list[str]:
         return []
     pattern = pattern.lower()
     found = []
-    for name in graph.nodes:
-        lowered = name.lower()
+    for lowered, name in graph.lowered_names:
+        if pattern not in lowered:
+            continue
         at = lowered.rfind(pattern)
         if at >= 0 and lowered.find("/", at + len(pattern)) == -1:
             found.append(name)
