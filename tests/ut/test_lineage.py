@@ -348,3 +348,56 @@ def test_optimizer_targets_validate_the_condition(client):
     response = client.post(TARGETS, json={"limit": 0})
     assert response.status_code == 400 and response.get_json()["error_code"] == SEARCH_ERROR
     assert client.post(TARGETS, data=b"[", content_type="application/json").get_json()["error_code"] == "50540002"
+
+
+# -- 30 MindSpore trainings (tests/fixtures/.../h_lineage_30_runs: only their _lineage files) --
+# 12 optimizers, lr 0.0003-1.0 (run_23 and run_24 have no learning_rate), batch 8/16/32/64,
+# custom lineage in 16 runs with 4 key sets, evaluation metrics Accuracy and Loss in a 2nd file.
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    base = tmp_path_factory.mktemp("sweep_base")
+    for index in range(1, 31):
+        copy_job(f"h_lineage_30_runs/run_{index:02d}", base / f"run_{index:02d}")
+    app = make_app(base, workspace=str(tmp_path_factory.mktemp("sweep_ws")))
+    return app.test_client()
+
+
+def test_sweep_lists_thirty_runs_and_pages_them(sweep):
+    assert search(sweep, {})["count"] == 30
+    page = search(sweep, {"sorted_name": "summary_dir", "limit": 7, "offset": 4})
+    assert dirs(page) == ["./run_29", "./run_30"] and page["count"] == 30
+
+
+def test_sweep_missing_learning_rate_sorts_first_and_fails_comparisons(sweep):
+    ascending = search(sweep, {"sorted_name": "learning_rate", "lineage_type": {"eq": "model"}})
+    assert sorted(dirs(ascending)[:2]) == ["./run_23", "./run_24"]
+    rates = [item["model_lineage"]["learning_rate"] for item in ascending["object"][2:]]
+    assert rates == sorted(rates) and rates[-1] == 1.0
+    small = search(sweep, {"learning_rate": {"lt": 0.001}, "sorted_name": "summary_dir"})
+    assert dirs(small) == ["./run_08", "./run_18", "./run_27"]
+    descending = search(sweep, {"sorted_name": "learning_rate", "sorted_type": "descending"})
+    assert sorted(dirs(descending)[-2:]) == ["./run_23", "./run_24"]
+
+
+def test_sweep_string_and_user_defined_conditions(sweep):
+    adams = search(sweep, {"optimizer": {"in": ["Adam", "LazyAdam"]}, "batch_size": {"le": 16}})
+    assert sorted(dirs(adams)) == ["./run_20", "./run_24", "./run_28", "./run_30"]
+    alice = search(sweep, {"user_defined/owner": {"eq": "alice"}, "sorted_name": "user_defined/seed"})
+    assert dirs(alice) == ["./run_01", "./run_05", "./run_11", "./run_18", "./run_30"]
+    customized = search(sweep, {})["customized"]
+    assert customized["user_defined/priority"]["type"] == "int"
+    assert customized["user_defined/gpu_hours"]["type"] == "float"
+    assert customized["metric/Accuracy"]["required"] is True
+
+
+def test_sweep_targets_use_every_run_with_both_values(sweep):
+    answer = sweep.post("/v1/mindinsight/optimizer/targets/search", json={}).get_json()
+    accuracy = next(target for target in answer["targets"] if target["name"] == "[M]Accuracy")
+    lr = next(item for item in accuracy["hyper_parameters"] if item["name"] == "learning_rate")
+    assert "reason_code" not in lr and 0 <= lr["importance"] <= 1
+    rates = next(
+        item["data"] for item in answer["metadata"]["possible_hyper_parameters"] if item["name"] == "learning_rate"
+    )
+    assert rates.count(None) == 2
