@@ -21,6 +21,8 @@ of one type named in the scope (``.../conv1-Conv2d/Conv2D-op0`` -> ``.../Conv2D-
 
 from collections import defaultdict
 
+from google.protobuf import text_format
+
 from mindinsight.cache.memo import Derived
 from mindinsight.conf import limits
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
@@ -148,6 +150,12 @@ def type_name(type_proto) -> str:
     return name
 
 
+def _as_text(message) -> str:
+    """Protobuf text of ``message`` from the pure-Python printer, which writes floats as the
+    original shows them (``1.0``, where the C printer writes ``1``)."""
+    return text_format.MessageToString(message)
+
+
 def _is_dynamic(shapes: list) -> bool:
     return any(dim in (-1, -2) for shape in shapes for dim in shape)
 
@@ -229,7 +237,7 @@ class _Builder:
                     continue
                 if attribute.name in DYNAMIC_SHAPE_ATTRS and attribute.value.bool_val:
                     node.is_dynamic_shape_node = True
-                node.attr[attribute.name] = str(attribute.value)
+                node.attr[attribute.name] = _as_text(attribute.value)
             node.output_i = node_proto.output_i
             node.output_shape = type_shapes(node_proto.output_type)
             node.output_data_type = type_name(node_proto.output_type)
@@ -257,13 +265,9 @@ class _Builder:
             if value.ByteSize() > limits.MAX_GRAPH_ATTR_BYTES:
                 node.attr = {const.key: "dtype: " + _enum_name(value, "dtype", value.dtype)}
             else:
-                node.attr = {const.key: str(value)}
-            if value.dtype == anf_ir.DT_TENSOR:
-                node.output_shape = [list(value.tensor_val.dims)]
-                node.output_data_type = _enum_name(value.tensor_val, "data_type", value.tensor_val.data_type)
-            else:
-                node.output_shape = [[]]
-                node.output_data_type = _enum_name(value, "dtype", value.dtype)
+                node.attr = {const.key: _as_text(value)}
+            # a const's edges carry its shape and no data type, as the original's
+            node.output_shape = [list(value.tensor_val.dims)] if value.dtype == anf_ir.DT_TENSOR else [[]]
             self._add(node, const.key)
             self.variables[CONST][node.name] = node
         for name, inputs in pending_inputs.items():
@@ -389,10 +393,10 @@ class _Builder:
             scopes.append((group, members))
         if not renames:
             return
-        self._rename(renames)
+        # grouped nodes move to the end of the listing, each group's node after its members
+        self._rename(renames, move_to_end=True, insert_after={members[-1].name: g for g, members in scopes})
         for group, members in scopes:
             self._inherit_edges(group, members)
-            self.nodes[group.name] = group
 
     def _independent_layout(self) -> None:
         for group in [n for n in self.nodes.values() if n.type == AGGREGATION_SCOPE]:
@@ -415,7 +419,8 @@ class _Builder:
                     target = self.nodes[target_name]
                     proxy = {"edge_type": edge["edge_type"]}
                     member.proxy_output[target_name if target.scope == group.scope else target.scope] = proxy
-                    target.input[member.name] = dict(target.input[member.name], independent_layout=True)
+                    # in place: the scopes that inherited this edge show the flag too, as the original's
+                    target.input[member.name]["independent_layout"] = True
 
     def children_of(self, scope: str) -> list[GraphNode]:
         return [node for node in self.nodes.values() if node.scope == scope]
@@ -438,7 +443,7 @@ class _Builder:
             if name in paths and node.type != AGGREGATION_SCOPE
         }
         if renames:
-            self._rename(renames)
+            self._rename(renames, move_to_end=True)
 
     def _build_name_scopes(self) -> None:
         scopes: dict[str, GraphNode] = {}
@@ -472,16 +477,31 @@ class _Builder:
                         continue
                     target_edges[target_name] = edge
 
-    def _rename(self, renames: dict[str, str]) -> None:
-        """Rename nodes, and every edge pointing at them."""
-        renamed: dict[str, GraphNode] = {}
-        for name, node in self.nodes.items():
-            node.name = renames.get(name, name)
+    def _rename(self, renames: dict[str, str], move_to_end: bool = False, insert_after: dict | None = None) -> None:
+        """Rename nodes, and every edge pointing at them. ``move_to_end``: renamed nodes are
+        listed last, in ``renames`` order (the original re-inserts each renamed node), each
+        followed by its ``insert_after`` node if any."""
+        insert_after = insert_after or {}
+        old_nodes = self.nodes
+        for node in old_nodes.values():
             for kind in EDGE_KINDS:
                 edges = getattr(node, kind)
                 if any(target in renames for target in edges):
                     setattr(node, kind, {renames.get(target, target): edge for target, edge in edges.items()})
+        renamed: dict[str, GraphNode] = {}
+        for name, node in old_nodes.items():
+            if move_to_end and name in renames:
+                continue
+            node.name = renames.get(name, name)
             renamed[node.name] = node
+        if move_to_end:
+            for old_name, new_name in renames.items():
+                node = old_nodes[old_name]
+                node.name = new_name
+                renamed[new_name] = node
+                follower = insert_after.get(old_name)
+                if follower is not None:
+                    renamed[follower.name] = follower
         self.nodes = renamed
         for kind in (PARAMETER, CONST):
             self.variables[kind] = {renames.get(n, n): v for n, v in self.variables[kind].items()}

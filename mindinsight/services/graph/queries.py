@@ -46,7 +46,10 @@ def matching_names(graph: GraphModel, pattern: str) -> list[str]:
 
 
 def name_tree(graph: GraphModel, names: list[str]) -> list[dict]:
-    """The names grouped into a tree of ``{name, type, is_dynamic_shape_node, nodes}`` by scope."""
+    """The names grouped into a tree of ``{name, type, is_dynamic_shape_node, nodes}`` by scope.
+
+    A scope found itself is shown without children (the original's tree: a name added as a
+    leaf replaces what was under it), as scopes are listed after the nodes inside them."""
     roots: dict[str, dict] = {}
     for name in names:
         node = graph.nodes[name]
@@ -62,7 +65,8 @@ def name_tree(graph: GraphModel, names: list[str]) -> list[dict]:
                     "name": path,
                     "type": source.type if source is not None else None,
                     "is_dynamic_shape_node": node.is_dynamic_shape_node,
-                    "nodes": item["nodes"] if item is not None else {},
+                    # a matched scope listed after its matched children replaces them, as the original's
+                    "nodes": {},
                 }
             level = item["nodes"]
     return _as_lists(roots)
