@@ -29,7 +29,8 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     manager = DataManager(settings.summary_base_dir, reload_interval=settings.reload_interval)
     context.attach_data_manager(app, manager)
     added_info_path = os.path.join(settings.workspace, "lineage", "added_info.json")
-    context.attach_lineage_store(app, LineageStore(manager, added_info_path))
+    lineage_store = LineageStore(manager, added_info_path)
+    context.attach_lineage_store(app, lineage_store)
 
     prefix = settings.url_path_prefix
     app.register_blueprint(ui.create_blueprint(), url_prefix=prefix or None)
@@ -38,6 +39,7 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     security_headers.register(app)
     if start_loading:
         manager.start()
+        lineage_store.start(settings.reload_interval)
     return app
 
 

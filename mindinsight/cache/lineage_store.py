@@ -4,7 +4,8 @@
 parsed lineage; for any other job with lineage files the store lists them and re-parses only
 when their names, sizes or modification times changed. Queries call ``snapshot()``, which
 refreshes first, so a query sees every job listed at that moment; with nothing changed a
-refresh is one comparison per job.
+refresh is one comparison per job. A server also refreshes in the background (``start``),
+so the parsing is usually done before anyone asks.
 
 Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile``).
 """
@@ -12,6 +13,7 @@ Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile`
 import json
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 from mindinsight.cache.added_info import AddedInfoFile
@@ -53,6 +55,22 @@ class LineageStore:
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._records: dict[str, LineageRecord] = {}
         self._snapshot = LineageSnapshot((), {}, {})
+
+    def start(self, interval: float) -> None:
+        """Refresh in a daemon thread every ``interval`` s (0: once), so the first lineage
+        query after start or after new files does not wait for the parsing."""
+        thread = threading.Thread(target=self._run, args=(interval,), name="mindinsight-lineage", daemon=True)
+        thread.start()
+
+    def _run(self, interval: float) -> None:
+        while True:
+            try:
+                self.refresh()
+            except Exception:  # the loop must survive any bad file or bug in one pass
+                logger.exception("lineage refresh failed")
+            if interval <= 0:
+                return
+            time.sleep(interval)
 
     def snapshot(self) -> LineageSnapshot:
         """The lineage of every listed job, refreshed first."""
