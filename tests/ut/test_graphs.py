@@ -158,8 +158,7 @@ def test_search_matches_the_last_segment_in_any_case_as_a_tree(client):
     found = list(leaves(tree))
     assert found and all("conv2d" in item["name"].rpartition("/")[2].lower() for item in found)
     every = walk(client, LENET)
-    expected = {n for n in every if "conv2d" in n.rpartition("/")[2].lower()}
-    # scope nodes holding the pattern are found too (they are inner items of the tree)
+    matched = {n for n in every if "conv2d" in n.rpartition("/")[2].lower()}
     listed = set()
 
     def names(items):
@@ -168,7 +167,12 @@ def test_search_matches_the_last_segment_in_any_case_as_a_tree(client):
             names(item["nodes"])
 
     names(tree)
-    assert expected <= listed
+    assert {item["name"] for item in found} <= matched
+    assert all(any(n.startswith(m + "/") for m in matched) for n in matched - listed)
+    # a matched scope is shown without the matched nodes inside it (the original's tree):
+    # conv1-Conv2d is found itself, its Conv2D op is not listed again under it
+    conv1 = "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d"
+    assert conv1 in listed and f"{conv1}/Conv2D-op0" in matched - listed
     assert tree[0]["type"] == "name_scope"
 
 
