@@ -202,6 +202,92 @@ class LandscapeNotExistError(DatavisualError):
     value, prefix = 0x017, "Landscape is not exist."
 
 
+# -- profiler (module 6) --------------------------------------------------------------
+
+class ProfilerError(MindInsightError):
+    module = Module.PROFILER
+
+
+class ProfilerParamValueError(ProfilerError):
+    value, prefix = 0x080, "Param value error."
+
+
+class ProfilerPathError(ProfilerError):
+    value, prefix = 0x081, "Path error."
+
+
+class ProfilerParamTypeError(ProfilerError):
+    value, prefix = 0x082, "Param type error."
+
+
+class ProfilerDirNotFoundError(ProfilerError):
+    value = 0x083
+
+    @property
+    def message(self) -> str:
+        return f"The dir <{self.detail}> not found."
+
+
+class ProfilerFileNotFoundError(ProfilerError):
+    value = 0x084
+
+    @property
+    def message(self) -> str:
+        return f"The file <{self.detail}> not found."
+
+
+class ProfilerIOError(ProfilerError):
+    value, prefix = 0x085, "Read or write file fail."
+
+
+class ProfilerColumnNotExistError(ProfilerError):
+    value = 0x180
+
+    @property
+    def message(self) -> str:
+        return f"The column {self.detail} does not exist."
+
+
+class ProfilerDeviceIdError(ProfilerError):
+    value = 0x182
+
+    @property
+    def message(self) -> str:
+        return f"The device_id in search_condition error, {self.detail}"
+
+
+class ProfilerOpTypeError(ProfilerError):
+    value = 0x183
+
+    @property
+    def message(self) -> str:
+        return f"The op_type in search_condition error, {self.detail}"
+
+
+class ProfilerGroupConditionError(ProfilerError):
+    value = 0x184
+
+    @property
+    def message(self) -> str:
+        return f"The group_condition in search_condition error, {self.detail}"
+
+
+class ProfilerSortConditionError(ProfilerError):
+    value = 0x185
+
+    @property
+    def message(self) -> str:
+        return f"The sort_condition in search_condition error, {self.detail}"
+
+
+class ProfilerFilterConditionError(ProfilerError):
+    value = 0x186
+
+    @property
+    def message(self) -> str:
+        return f"The filter_condition in search_condition error, {self.detail}"
+
+
 # -- access (module 0, values above the original's general codes) -----------------------------
 
 class AccessTokenError(MindInsightError):

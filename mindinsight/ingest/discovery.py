@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from mindinsight.conf import limits
 from mindinsight.format import naming
+from mindinsight.ingest.profiler_dirs import find_profiler_dir
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class SummaryDirInfo:
     lineage_files: int
     explain_files: int
     graph_files: int
+    profiler_dir: str | None = None  # sub-directory name of the job's profiler output
+    profiler_type: str = ""  # ascend / gpu / cpu when profiler_dir is set
 
     @property
     def has_loadable_files(self) -> bool:
@@ -107,10 +110,12 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
 
 
 def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDirInfo | None:
-    """Facts of ``path`` as a train job, or None if it holds no qualifying file."""
+    """Facts of ``path`` as a train job, or None if it holds neither a qualifying file nor
+    profiler output (a profiler-only directory is listed, as the original does)."""
     files = job_files(path, real_root(path) if root is None else root)
-    if not files:
+    if files is None:
         return None
+    profiler = find_profiler_dir(path)
     counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0}
     newest_ts, create_time, update_time = -1, 0.0, 0.0
     for file in files.values():
@@ -130,7 +135,13 @@ def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDir
                 create_time = max(create_time, file.ctime)
             update_time = max(update_time, file.mtime)
     if not (counts["summary"] or counts["lineage"] or counts["graph"]):
-        return None
+        if profiler is None:
+            return None
+        try:
+            stat = os.stat(os.path.join(path, profiler[0]))
+        except OSError:
+            return None
+        create_time, update_time = stat.st_ctime, stat.st_mtime
     return SummaryDirInfo(
         train_id,
         path,
@@ -140,6 +151,7 @@ def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDir
         counts["lineage"],
         counts["explain"],
         counts["graph"],
+        *(profiler or (None, "")),
     )
 
 

@@ -2,11 +2,13 @@
 
 import os
 import time
+from pathlib import Path
 
 from mindinsight.cache.data_manager import CacheStatus, DataManager
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
 from mindinsight.ingest.discovery import SummaryDirInfo
+from mindinsight.ingest.profiler_dirs import graph_mode
 from mindinsight.services.jobs import cached_job_data
 
 
@@ -26,13 +28,13 @@ def job_plugins(manager: DataManager, train_id: str) -> dict:
 
 
 def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
-    return {
+    item = {
         "train_id": info.train_id,
         "relative_path": info.train_id,
         "create_time": format_time(info.create_time),
         "update_time": format_time(info.update_time),
-        "profiler_dir": None,
-        "profiler_type": "",
+        "profiler_dir": info.profiler_dir,
+        "profiler_type": info.profiler_type,
         "cache_status": manager.cache_status(info.train_id).value,
         "summary_files": info.summary_files,
         "graph_files": info.graph_files,
@@ -43,6 +45,9 @@ def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
         "skipped_records": manager.skipped_records(info.train_id),
         "plugins": job_plugins(manager, info.train_id),
     }
+    if info.profiler_dir:  # only jobs with profiler output say which graph mode it profiled
+        item["graph_mode"] = graph_mode(Path(info.path) / info.profiler_dir)
+    return item
 
 
 def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str | None = None) -> dict:

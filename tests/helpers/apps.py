@@ -19,6 +19,7 @@ LOADED_JOBS = {
     "g_two_sessions": "g_two_sessions",
     "g_max_file_size": "g_max_file_size",
     "d_landscape_epoch": "d_landscape_epoch",
+    "h_profiler_resnet": "h_profiler_resnet",
     "f_save_graphs": "f_save_graphs",
 }
 

@@ -7,6 +7,7 @@ from mindinsight.backend.api import (
     landscapes,
     lineage,
     openapi,
+    profiler,
     scalars,
     tensors,
     train_jobs,
@@ -15,7 +16,20 @@ from mindinsight.backend.api import (
 from mindinsight.backend.api.routing import ApiRoute, Topic, register_routes
 
 TOPICS: list[Topic] = [
-    m.TOPIC for m in (train_jobs, scalars, images, histograms, tensors, graphs, landscapes, lineage, ui_config, openapi)
+    m.TOPIC
+    for m in (
+        train_jobs,
+        scalars,
+        images,
+        histograms,
+        tensors,
+        graphs,
+        landscapes,
+        lineage,
+        profiler,
+        ui_config,
+        openapi,
+    )
 ]
 
 
