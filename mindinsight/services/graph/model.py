@@ -212,6 +212,10 @@ class _Builder:
     def build(self) -> GraphModel:
         self._parse()
         if self.readable:
+            self._bypass_pass_through("input")
+        self._mirror_outputs()
+        if self.readable:
+            self._bypass_pass_through("output")
             self._drop_pass_through_ops()
             self._drop_unconnected_ops()
             self._lift_single_type_scopes()
@@ -283,41 +287,45 @@ class _Builder:
                     "data_type": source.output_data_type,
                 }
                 node.input[source.name] = edge
-                if source.type not in (PARAMETER, CONST):
-                    source.output[name] = edge
                 node.is_dynamic_shape_node = node.is_dynamic_shape_node or _is_dynamic(source.output_shape)
 
     # -- readability-optimized view --------------------------------------------------------
     def _ops(self) -> list[GraphNode]:
         return [node for node in self.nodes.values() if node.type not in (PARAMETER, CONST)]
 
+    def _bypass_pass_through(self, kind: str) -> None:
+        """One pass in topological order, as the original: a pass-through source already holds
+        its own sources; a pass-through consumer's consumers are taken as they are."""
+        for node in self._ops():
+            if any(self._is_pass_through(name) for name in getattr(node, kind)):
+                setattr(node, kind, self._bypass(getattr(node, kind), kind))
+
     def _drop_pass_through_ops(self) -> None:
-        ops = self._ops()
-        # in topological order a pass-through source already holds its own sources
-        for node in ops:
-            if any(self.nodes[source].type in PASS_THROUGH_TYPES for source in node.input):
-                node.input = self._bypass(node.input, "input")
-        for node in reversed(ops):
-            if any(self.nodes[target].type in PASS_THROUGH_TYPES for target in node.output):
-                node.output = self._bypass(node.output, "output")
-        for node in ops:
+        for node in self._ops():
             if node.type in PASS_THROUGH_TYPES:
                 del self.nodes[node.name]
+        for node in self.nodes.values():  # edges to the removed ops that no bypass replaced
+            for kind in ("input", "output"):
+                edges = getattr(node, kind)
+                if any(name not in self.nodes for name in edges):
+                    setattr(node, kind, {name: edge for name, edge in edges.items() if name in self.nodes})
+
+    def _is_pass_through(self, name: str) -> bool:
+        node = self.nodes.get(name)
+        return node is not None and node.type in PASS_THROUGH_TYPES
 
     def _bypass(self, edges: dict, kind: str) -> dict:
-        """``edges`` with each pass-through neighbour replaced by its own neighbours."""
-        bypassed = {}
-        for name, edge in edges.items():
-            neighbour = self.nodes[name]
-            if neighbour.type not in PASS_THROUGH_TYPES:
-                bypassed[name] = edge
+        """``edges`` with each pass-through neighbour replaced by its own neighbours (listed
+        last, each edge with the shape and data type of that far node, as the original)."""
+        kept = {name: edge for name, edge in edges.items() if not self._is_pass_through(name)}
+        for name in edges:
+            if not self._is_pass_through(name):
                 continue
-            for far_name, far_edge in getattr(neighbour, kind).items():
+            for far_name, far_edge in getattr(self.nodes[name], kind).items():
                 far = self.nodes.get(far_name)
-                if far is not None and far.type not in PASS_THROUGH_TYPES:
-                    source = far if kind == "input" else neighbour
-                    bypassed[far_name] = dict(far_edge, shape=source.output_shape, data_type=source.output_data_type)
-        return bypassed
+                if far is not None:
+                    kept[far_name] = dict(far_edge, shape=far.output_shape, data_type=far.output_data_type)
+        return kept
 
     def _drop_unconnected_ops(self) -> None:
         for node in self._ops():
@@ -345,7 +353,16 @@ class _Builder:
             if node.scope in lifted
         }
         if renames:
-            self._rename(renames)
+            self._rename(renames, move_to_end=True)
+
+    def _mirror_outputs(self) -> None:
+        """Each input edge is also an output of its source (the same edge object), unless the
+        source is a parameter or a const."""
+        for node in self.nodes.values():
+            for source_name, edge in node.input.items():
+                source = self.nodes[source_name]
+                if source.type not in (PARAMETER, CONST):
+                    source.output[node.name] = edge
 
     def _add(self, node: GraphNode, node_id: str) -> None:
         self.nodes[node.name] = node
