@@ -245,3 +245,22 @@ def test_optimized_view_hides_training_and_pass_through_ops(client):
     backbone = "Default/network-WithLossCell/_backbone-LeNet5"
     assert f"{backbone}/relu-ReLU" in normal and f"{backbone}/relu-ReLU" not in nodes
     assert nodes[f"{backbone}/ReLU-op0"]["type"] == "ReLU"
+
+
+# Node counts of the original MindInsight 2.3.1 over the same graphs (every scope, aggregation,
+# parameter and const copy included), normal and optimized view.
+ORIGINAL_NODE_COUNTS = [
+    (LENET, None, 169, 52),
+    ("./b_summary_ops", None, 214, 82),
+    ("./f_save_graphs", "ms_output_optimize.pb", 169, 52),
+    ("./f_save_graphs", "ms_output_before_opt_0.pb", 170, 52),
+]
+
+
+@pytest.mark.parametrize(("train_id", "tag", "normal", "optimized"), ORIGINAL_NODE_COUNTS)
+def test_node_counts_equal_the_originals(client, train_id, tag, normal, optimized):
+    tags = {"tag": tag} if tag else {}
+    assert len(walk(client, train_id, **tags)) == normal
+    if tag:
+        tags = {"tag": f"{tag} (optimized)"}
+    assert len(walk(client, train_id, mode="optimize", **tags)) == optimized
