@@ -22,16 +22,27 @@ EXAMPLE_JOB = "./a_lenet_collector"
 
 # Declared keys describe the body in the OpenAPI document; ``metric/<name>`` and
 # ``user_defined/<name>`` conditions are taken too.
+_CONDITION = "conditions on the field: an object of operators eq, lt, gt, le, ge, in, not_in (strings: eq, in, not_in)"
+_PAGE_KEY_DESCRIPTIONS = {
+    "limit": "rows per page, 1..100 (10 when only offset is given; every row when neither is)",
+    "offset": "page index, 0..100000",
+    "sorted_name": "a field, metric/<name>, user_defined/<name> or tag",
+    "sorted_type": "ascending (default) or descending; needs sorted_name",
+    "lineage_type": 'which parts to answer: {"eq": "model"} or {"in": ["model", "dataset"]}',
+}
 LineageConditionBody = type(
     "LineageConditionBody",
     (FreeFormBody,),
-    {name: JsonValue() for name in (*FIELDS, *PAGE_KEYS)},
+    {
+        **{name: JsonValue(metadata={"description": _CONDITION}) for name in FIELDS},
+        **{name: JsonValue(metadata={"description": _PAGE_KEY_DESCRIPTIONS[name]}) for name in PAGE_KEYS},
+    },
 )
 
 
 class AddedInfoBody(FreeFormBody):
-    tag = JsonValue()
-    remark = JsonValue()
+    tag = JsonValue(metadata={"description": "an icon index, integer 0..10"})
+    remark = JsonValue(metadata={"description": "a note of at most 128 characters"})
 
 
 class TrainIdArgs(Schema):
