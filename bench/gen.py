@@ -19,7 +19,7 @@ from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.summary import SummaryWriter
 from mindinsight.summary.writer import histogram_proto, image_proto
 
-FILE_TS = 1_700_000_000          # fixed file timestamp: reproducible names
+FILE_TS = 1_700_000_000  # fixed file timestamp: reproducible names
 WALL_TIME0 = 1_700_000_000.0
 
 
@@ -37,6 +37,7 @@ def _cached(path: str, build) -> str:
 
 def scalar_log(data_dir: str, steps: int = 200_000, tags: int = 50) -> str:
     """A job dir holding one scalar summary file; returns the job dir."""
+
     def build(job_dir):
         rng = np.random.default_rng(1)
         names = [f"train/tag_{index:02d}" for index in range(tags)]
@@ -53,12 +54,15 @@ def scalar_log(data_dir: str, steps: int = 200_000, tags: int = 50) -> str:
                     for item, value in zip(items, row):
                         item.scalar_value = value
                     writer.write_event(event)
+
     return _cached(os.path.join(data_dir, f"scalars_{tags}x{steps}"), build)
 
 
-def image_histogram_log(data_dir: str, steps: int = 4_000, images: int = 8, histograms: int = 16,
-                        buckets: int = 30, side: int = 32) -> str:
+def image_histogram_log(
+    data_dir: str, steps: int = 4_000, images: int = 8, histograms: int = 16, buckets: int = 30, side: int = 32
+) -> str:
     """A job dir holding one summary file of images and histograms; returns the job dir."""
+
     def build(job_dir):
         rng = np.random.default_rng(2)
         with SummaryWriter(job_dir, timestamp=FILE_TS) as writer:
@@ -71,6 +75,7 @@ def image_histogram_log(data_dir: str, steps: int = 4_000, images: int = 8, hist
                     sample = rng.normal(index * 0.1, 1.0 + step / steps, 256)
                     values[f"weights/layer_{index:02d}"] = histogram_proto(sample, bins=buckets)
                 writer.add_values(step, values, wall_time=WALL_TIME0 + step * 0.5)
+
     return _cached(os.path.join(data_dir, f"imghist_{images}i{histograms}h{buckets}b_{steps}"), build)
 
 
@@ -86,5 +91,3 @@ def linked_copy(src_job: str, dest_job: str) -> str:
         source = summary_path(src_job)
         os.link(source, os.path.join(dest_job, os.path.basename(source)))
     return dest_job
-
-

@@ -10,6 +10,7 @@ Modes (each prints one JSON object on stdout):
 * ``tick BASE_DIR [TICKS]``: load everything, then time TICKS idle reload ticks (the
   ``refresh_briefs()`` + ``load_pass()`` the reload loop runs every interval).
 """
+
 import gc
 import json
 import os
@@ -43,11 +44,18 @@ def cold(base_dir: str) -> dict:
     manager.load_pass()
     seconds = time.perf_counter() - start
     gc.collect()
-    tags = {train_id: sum(len(v) for v in manager.job_data(train_id).all_tags().values())
-            for train_id in [info.train_id for info in manager.briefs()]}
-    return {"seconds": seconds, "bytes": _log_bytes(base_dir), "tags": tags,
-            "rss_before_mb": rss_before, "rss_settled_mb": _rss_mb(),
-            "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    tags = {
+        train_id: sum(len(v) for v in manager.job_data(train_id).all_tags().values())
+        for train_id in [info.train_id for info in manager.briefs()]
+    }
+    return {
+        "seconds": seconds,
+        "bytes": _log_bytes(base_dir),
+        "tags": tags,
+        "rss_before_mb": rss_before,
+        "rss_settled_mb": _rss_mb(),
+        "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def tick(base_dir: str, ticks: int = 20) -> dict:
@@ -63,9 +71,14 @@ def tick(base_dir: str, ticks: int = 20) -> dict:
         manager.load_pass()
         times.append(time.perf_counter() - start)
     times.sort()
-    return {"load_seconds": load_seconds, "bytes": _log_bytes(base_dir), "jobs": len(manager.briefs()),
-            "tick_median_ms": times[len(times) // 2] * 1e3, "tick_max_ms": times[-1] * 1e3,
-            "rss_settled_mb": _rss_mb()}
+    return {
+        "load_seconds": load_seconds,
+        "bytes": _log_bytes(base_dir),
+        "jobs": len(manager.briefs()),
+        "tick_median_ms": times[len(times) // 2] * 1e3,
+        "tick_max_ms": times[-1] * 1e3,
+        "rss_settled_mb": _rss_mb(),
+    }
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ few tens of microseconds per request and the figures are the server's. Loopback 
 host is fixed to 127.0.0.1. Prints one JSON object: requests, errors, throughput and the
 p50/p95/p99/max latency in milliseconds.
 """
+
 import argparse
 import json
 import selectors
@@ -37,7 +38,7 @@ class Connection:
 
     def send(self) -> None:
         self.started = time.perf_counter()
-        self.sock.sendall(self.request)   # small request: fits the socket buffer at once
+        self.sock.sendall(self.request)  # small request: fits the socket buffer at once
 
     def receive(self):
         """``None`` while incomplete; else ``(status, keep_alive)`` of a complete response."""
@@ -57,13 +58,14 @@ class Connection:
         if len(self.buffer) < head_end + 4 + length:
             return None
         status = int(head.split(" ", 2)[1])
-        self.buffer = self.buffer[head_end + 4 + length:]
+        self.buffer = self.buffer[head_end + 4 + length :]
         return status, "connection: close" not in head
 
 
 def run(port: int, path: str, clients: int, duration: float, max_requests: int) -> dict:
-    request = (f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAccept: application/json\r\n"
-               "Connection: keep-alive\r\n\r\n").encode()
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAccept: application/json\r\nConnection: keep-alive\r\n\r\n"
+    ).encode()
     selector = selectors.DefaultSelector()
     latencies, statuses, errors = [], {}, 0
     connections = [Connection(port, request) for _ in range(clients)]
@@ -97,7 +99,7 @@ def run(port: int, path: str, clients: int, duration: float, max_requests: int) 
                 conn.connect()
                 selector.register(conn.sock, selectors.EVENT_READ, conn)
             conn.send()
-        if time.perf_counter() > deadline + 30:   # a stuck server: give up
+        if time.perf_counter() > deadline + 30:  # a stuck server: give up
             break
     elapsed = time.perf_counter() - start
     latencies.sort()
@@ -105,9 +107,17 @@ def run(port: int, path: str, clients: int, duration: float, max_requests: int) 
     def pct(q):
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1e3 if latencies else None
 
-    return {"requests": len(latencies), "errors": errors, "statuses": statuses, "seconds": elapsed,
-            "throughput": len(latencies) / elapsed, "p50_ms": pct(0.50), "p95_ms": pct(0.95),
-            "p99_ms": pct(0.99), "max_ms": latencies[-1] * 1e3 if latencies else None}
+    return {
+        "requests": len(latencies),
+        "errors": errors,
+        "statuses": statuses,
+        "seconds": elapsed,
+        "throughput": len(latencies) / elapsed,
+        "p50_ms": pct(0.50),
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "max_ms": latencies[-1] * 1e3 if latencies else None,
+    }
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ generated modules import each other as package modules (no post-processing of im
 ``--check`` generates into a temporary directory and fails if the committed modules differ;
 the test suite runs it to prove the committed modules are current.
 """
+
 import argparse
 import filecmp
 import sys
@@ -40,8 +41,11 @@ def main() -> int:
         print(f"generated modules in {OUT_DIR}")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
-        stale = [p.name for p in generate(Path(tmp))
-                 if not (OUT_DIR / p.name).exists() or not filecmp.cmp(p, OUT_DIR / p.name, shallow=False)]
+        stale = [
+            p.name
+            for p in generate(Path(tmp))
+            if not (OUT_DIR / p.name).exists() or not filecmp.cmp(p, OUT_DIR / p.name, shallow=False)
+        ]
     if stale:
         print("stale generated modules: " + ", ".join(stale) + " (run python build/gen_proto.py)")
         return 1

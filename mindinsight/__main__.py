@@ -1,4 +1,5 @@
 """``python -m mindinsight`` is the ``mindinsight`` command."""
+
 import sys
 
 from mindinsight.cli import main

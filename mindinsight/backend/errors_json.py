@@ -1,4 +1,5 @@
 """Map every error to the original's JSON body; never a traceback or an HTML page."""
+
 import logging
 
 from flask import Flask, jsonify
@@ -35,6 +36,7 @@ def register(app: Flask) -> None:
     def _http_error(error):
         # Other client errors werkzeug raises (e.g. a bad JSON body): answer them as a bad value.
         from mindinsight.errors import ParamValueError
+
         if error.code and 400 <= error.code < 500:
             wrapped = ParamValueError(error.description or error.name)
             response = error_response(wrapped)

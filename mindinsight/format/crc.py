@@ -1,4 +1,5 @@
 """Masked CRC-32C, the checksum of TFRecord-style framing (hardware accelerated)."""
+
 import google_crc32c
 
 _MASK_DELTA = 0xA282EAD8

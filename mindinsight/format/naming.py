@@ -1,4 +1,5 @@
 """File-name rules of summary directories (file-formats.md section 2)."""
+
 import re
 
 _SUMMARY_RE = re.compile(r"summary\.(?P<timestamp>\d+)")

@@ -17,24 +17,25 @@ compared bytes), so the wall times, steps and floats are cut out of the records 
 columns. Anything else is decoded by the full protobuf parse; ``event_decoder`` merges both
 into the same per-tag columns, in the same order, as the full parse alone would produce.
 """
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from mindinsight.format.records import FOOTER_BYTES, HEADER_BYTES
 
-MIN_GROUP = 4          # records of one length worth a template attempt
-MAX_TEMPLATES = 4      # templates tried per length group before the rest falls back
-_STEP_MAX_BYTES = 9    # 9 varint bytes hold 63 bits: the value is a non-negative int64
-_FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES   # around each payload
-_MAX_BLOCKS = 8        # runs of one length handled in place; more are copied into one block
+MIN_GROUP = 4  # records of one length worth a template attempt
+MAX_TEMPLATES = 4  # templates tried per length group before the rest falls back
+_STEP_MAX_BYTES = 9  # 9 varint bytes hold 63 bits: the value is a non-negative int64
+_FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES  # around each payload
+_MAX_BLOCKS = 8  # runs of one length handled in place; more are copied into one block
 
 _KEY_WALL_TIME = 0x09  # field 1, wire type 1 (fixed64)
-_KEY_STEP = 0x10       # field 2, wire type 0 (varint)
-_KEY_SUMMARY = 0x2A    # field 5, wire type 2 (length-delimited)
-_KEY_VALUE = 0x0A      # Summary field 1 (LEN)
-_KEY_TAG = 0x0A        # Value field 1 (LEN)
-_KEY_SCALAR = 0x1D     # Value field 3, wire type 5 (fixed32)
+_KEY_STEP = 0x10  # field 2, wire type 0 (varint)
+_KEY_SUMMARY = 0x2A  # field 5, wire type 2 (length-delimited)
+_KEY_VALUE = 0x0A  # Summary field 1 (LEN)
+_KEY_TAG = 0x0A  # Value field 1 (LEN)
+_KEY_SCALAR = 0x1D  # Value field 3, wire type 5 (fixed32)
 
 
 class RowBlock:
@@ -49,8 +50,13 @@ class RowBlock:
 
     def view(self, start: int, dtype, shape=(), strides=()) -> np.ndarray:
         """Per record, ``dtype`` items at byte ``start`` (further axes: ``shape``/``strides``)."""
-        return np.ndarray(shape=(self.count, *shape), dtype=dtype, buffer=self.buffer,
-                          offset=self.offset + start, strides=(self.stride, *strides))
+        return np.ndarray(
+            shape=(self.count, *shape),
+            dtype=dtype,
+            buffer=self.buffer,
+            offset=self.offset + start,
+            strides=(self.stride, *strides),
+        )
 
     def bytes(self) -> np.ndarray:
         return self.view(0, np.uint8, (self.length,), (1,))
@@ -66,21 +72,21 @@ class ScalarTemplate:
     """Layout of one scalar-only event payload."""
 
     length: int
-    reference: np.ndarray      # uint8 payload the template was read from
-    fixed: np.ndarray          # bool per byte: must equal ``reference``
-    wall_time: int | None      # offset of the 8 wall-time bytes
-    step: int | None           # offset of the step varint
+    reference: np.ndarray  # uint8 payload the template was read from
+    fixed: np.ndarray  # bool per byte: must equal ``reference``
+    wall_time: int | None  # offset of the 8 wall-time bytes
+    step: int | None  # offset of the step varint
     step_bytes: int
     float_offsets: np.ndarray  # offset of each value's 4 float bytes
-    tags: list                 # value tags in wire order
+    tags: list  # value tags in wire order
 
     def __post_init__(self):
         words = self.length // 8
         self._words = words
-        self._reference64 = self.reference[:words * 8].view("<u8")
-        self._mask64 = (self.fixed[:words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
-        self._tail_reference = self.reference[words * 8:]
-        self._tail_fixed = self.fixed[words * 8:]
+        self._reference64 = self.reference[: words * 8].view("<u8")
+        self._mask64 = (self.fixed[: words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
+        self._tail_reference = self.reference[words * 8 :]
+        self._tail_fixed = self.fixed[words * 8 :]
 
     def match(self, block: RowBlock) -> np.ndarray:
         """Bool per record of ``block``: does it parse exactly like the template?"""
@@ -181,7 +187,7 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
         if size is None or pos + size > value_end:
             return None
         try:
-            tag = payload[pos:pos + size].decode("utf-8")
+            tag = payload[pos : pos + size].decode("utf-8")
         except UnicodeDecodeError:
             return None
         pos += size
@@ -194,9 +200,8 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
     reference = np.frombuffer(payload, dtype=np.uint8).copy()
     fixed = np.ones(end, dtype=bool)
     for start, size in variable:
-        fixed[start:start + size] = False
-    return ScalarTemplate(end, reference, fixed, wall_time, step, step_bytes,
-                          np.array(floats, dtype=np.int64), tags)
+        fixed[start : start + size] = False
+    return ScalarTemplate(end, reference, fixed, wall_time, step, step_bytes, np.array(floats, dtype=np.int64), tags)
 
 
 def blocks_of(buffer, offsets: np.ndarray, length: int) -> list:
@@ -213,8 +218,9 @@ def blocks_of(buffer, offsets: np.ndarray, length: int) -> list:
     if len(runs) <= _MAX_BLOCKS:
         return [(start, RowBlock(buffer, int(offsets[start]), spacing, stop - start, length)) for start, stop in runs]
     array = np.frombuffer(buffer, dtype=np.uint8)
-    rows = np.concatenate([RowBlock(array, int(offsets[start]), spacing, stop - start, length).bytes()
-                           for start, stop in runs])
+    rows = np.concatenate(
+        [RowBlock(array, int(offsets[start]), spacing, stop - start, length).bytes() for start, stop in runs]
+    )
     return [(0, RowBlock(rows, 0, length, rows.shape[0], length))]
 
 
@@ -223,10 +229,10 @@ class TemplateMatch:
     """Records of a segment decoded by one template."""
 
     template: ScalarTemplate
-    records: np.ndarray        # record indices within the segment, ascending
+    records: np.ndarray  # record indices within the segment, ascending
     steps: np.ndarray
     wall_times: np.ndarray
-    values: np.ndarray         # float32, records x tags
+    values: np.ndarray  # float32, records x tags
 
 
 def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
@@ -242,7 +248,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
             continue
         indices = np.flatnonzero(inverse == group)
         start = int(offsets[indices[0]])
-        template = parse_template(buffer[start:start + length])
+        template = parse_template(buffer[start : start + length])
         if template is None:
             continue
         blocks = blocks_of(buffer, offsets[indices], length)
@@ -251,12 +257,12 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
             if attempt:
                 first = int(np.argmax(pending))
                 start = int(offsets[indices[first]])
-                template = parse_template(buffer[start:start + length])
+                template = parse_template(buffer[start : start + length])
                 if template is None:
                     break
             for first_row, block in blocks:
                 ok = template.match(block)
-                ok &= pending[first_row:first_row + block.count]
+                ok &= pending[first_row : first_row + block.count]
                 chosen = np.flatnonzero(ok)
                 if chosen.size == 0:
                     continue

@@ -10,6 +10,7 @@ Columns are numpy arrays: ``step`` (int64), ``wall_time`` (float64), ``file_ts``
 the timestamp of the file the sample came from, for restart handling) plus any payload
 columns the container adds (``value`` float32 for scalars, an object column otherwise).
 """
+
 import numpy as np
 
 _BASE_COLUMNS = ("step", "wall_time", "file_ts")
@@ -21,12 +22,12 @@ class Reservoir:
     def __init__(self, capacity: int, payload_dtypes: dict):
         self.capacity = capacity
         self._dtypes = {"step": np.int64, "wall_time": np.float64, "file_ts": np.int64, **payload_dtypes}
-        self._body = self._empty()          # all kept samples but the latest (unordered)
-        self._latest = self._empty()        # 0 or 1 sample: the largest step kept
-        self._offered_to_body = 0           # samples ever offered to the body (Algorithm R's t)
+        self._body = self._empty()  # all kept samples but the latest (unordered)
+        self._latest = self._empty()  # 0 or 1 sample: the largest step kept
+        self._offered_to_body = 0  # samples ever offered to the body (Algorithm R's t)
         self._rng = np.random.default_rng(0)
         self._sorted_cache = None
-        self.total_offered = 0              # every sample ever added
+        self.total_offered = 0  # every sample ever added
 
     def _empty(self) -> dict:
         return {name: np.empty(0, dtype=dtype) for name, dtype in self._dtypes.items()}
@@ -133,7 +134,7 @@ class Reservoir:
                     part[n] = part[n][~drop]
         if self._latest["step"].size == 0 and self._body["step"].size:
             top = int(np.argmax(self._body["step"]))
-            self._latest = {n: self._body[n][top:top + 1].copy() for n in self._body}
+            self._latest = {n: self._body[n][top : top + 1].copy() for n in self._body}
             keep = np.ones(self._body["step"].size, dtype=bool)
             keep[top] = False
             self._body = {n: self._body[n][keep] for n in self._body}

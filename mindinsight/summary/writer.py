@@ -3,6 +3,7 @@
 Each ``add_*`` call writes one Event; ``add_values`` writes one Event holding several values
 for a step, the way MindSpore's SummaryRecord does.
 """
+
 import io
 import os
 import socket
@@ -33,8 +34,7 @@ def summary_file_name(timestamp: int | None = None, suffix: str = "_MS") -> str:
 def tensor_proto(array) -> anf_ir.TensorProto:
     """A TensorProto with dims, dtype and the values in ``float_data``, as MindSpore writes it."""
     array = np.asarray(array)
-    proto = anf_ir.TensorProto(dims=list(array.shape),
-                               data_type=_NUMPY_DTYPES.get(array.dtype, anf_ir.DT_FLOAT32))
+    proto = anf_ir.TensorProto(dims=list(array.shape), data_type=_NUMPY_DTYPES.get(array.dtype, anf_ir.DT_FLOAT32))
     proto.float_data.extend(array.astype(np.float32).ravel().tolist())
     return proto
 
@@ -47,7 +47,8 @@ def histogram_proto(values, bins: int = 10) -> summary_pb.Summary.Histogram:
         nan_count=int(np.isnan(values).sum()),
         pos_inf_count=int(np.isposinf(values).sum()),
         neg_inf_count=int(np.isneginf(values).sum()),
-        count=int(values.size))
+        count=int(values.size),
+    )
     if finite.size:
         counts, edges = np.histogram(finite, bins=bins)
         for left, right, count in zip(edges[:-1], edges[1:], counts):
@@ -60,26 +61,26 @@ def image_proto(image) -> summary_pb.Summary.Image:
     """An Image value from encoded bytes (PNG/JPEG...) or an HxWxC uint8 array (encoded as PNG)."""
     if isinstance(image, (bytes, bytearray)):
         from PIL import Image
+
         with Image.open(io.BytesIO(image)) as decoded:
             width, height, channels = decoded.width, decoded.height, len(decoded.getbands())
         encoded = bytes(image)
     else:
         from PIL import Image
+
         array = np.asarray(image, dtype=np.uint8)
         height, width = array.shape[:2]
         channels = 1 if array.ndim == 2 else array.shape[2]
         buffer = io.BytesIO()
         Image.fromarray(array.squeeze() if channels == 1 else array).save(buffer, format="PNG")
         encoded = buffer.getvalue()
-    return summary_pb.Summary.Image(height=height, width=width, colorspace=channels,
-                                    encoded_image=encoded)
+    return summary_pb.Summary.Image(height=height, width=width, colorspace=channels, encoded_image=encoded)
 
 
 class SummaryWriter:
     """Append events to one summary file in ``log_dir`` (created if needed)."""
 
-    def __init__(self, log_dir, file_name: str | None = None, timestamp: int | None = None,
-                 suffix: str = "_MS"):
+    def __init__(self, log_dir, file_name: str | None = None, timestamp: int | None = None, suffix: str = "_MS"):
         os.makedirs(log_dir, exist_ok=True)
         self.path = os.path.join(log_dir, file_name or summary_file_name(timestamp, suffix))
         self._stream = open(self.path, "ab")

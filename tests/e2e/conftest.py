@@ -3,6 +3,7 @@
 The UI must have been built into mindinsight/ui/dist (`cd ui && npm run build`); the tests fail
 with that instruction when it is missing. No browser is ever downloaded: /usr/bin/chromium only.
 """
+
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,16 @@ from tests.helpers.server import running_server
 ROOT = Path(__file__).resolve().parents[2]
 DIST_INDEX = ROOT / "mindinsight" / "ui" / "dist" / "index.html"
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 20_000
 
 
@@ -82,7 +91,8 @@ class PageProblems:
 
     def _response(self, response):
         if response.status >= 400 and not any(
-                response.status == status and part in response.url for status, part in self.allowed):
+            response.status == status and part in response.url for status, part in self.allowed
+        ):
             self.problems.append(f"HTTP {response.status} {response.url}")
 
 

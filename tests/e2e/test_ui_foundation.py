@@ -1,5 +1,6 @@
 """The UI foundation in a real browser: summary list, training dashboard cards, tag selection in
 the URL (on the histogram page), language and theme switches, refresh, and a URL path prefix."""
+
 import shutil
 import time
 from urllib.parse import quote
@@ -12,17 +13,37 @@ from tests.helpers.fixtures import FIXTURES, MULTI_RUNS, copy_job
 from tests.helpers.server import running_server
 
 # The six scalar tags b_summary_ops writes (steps 1..300), in the server's (sorted) order.
-SUMMARY_OPS_TAGS = ["accuracy/scalar", "custom_loss/scalar", "fc3_out_mean/scalar", "learning_rate/scalar",
-                    "loss_op/scalar", "nan_inf_scalar/scalar"]
+SUMMARY_OPS_TAGS = [
+    "accuracy/scalar",
+    "custom_loss/scalar",
+    "fc3_out_mean/scalar",
+    "learning_rate/scalar",
+    "loss_op/scalar",
+    "nan_inf_scalar/scalar",
+]
 JOBS = {"./b_summary_ops", "./run1", "./run2", "./run3"}
 
 TEXTS = {
-    "en-US": {"list_title": "Summary List", "nav": "Summary List", "dashboard_link": "Training Dashboard",
-              "dashboard_title": "Training Dashboard", "summary_path": "Summary path: ./b_summary_ops",
-              "scalar_section": "Training Scalar Information", "all": "All", "stored": "en-us"},
-    "zh-CN": {"list_title": "训练列表", "nav": "训练列表", "dashboard_link": "训练看板",
-              "dashboard_title": "训练看板", "summary_path": "训练日志路径：./b_summary_ops",
-              "scalar_section": "训练标量信息", "all": "全选", "stored": "zh-cn"},
+    "en-US": {
+        "list_title": "Summary List",
+        "nav": "Summary List",
+        "dashboard_link": "Training Dashboard",
+        "dashboard_title": "Training Dashboard",
+        "summary_path": "Summary path: ./b_summary_ops",
+        "scalar_section": "Training Scalar Information",
+        "all": "All",
+        "stored": "en-us",
+    },
+    "zh-CN": {
+        "list_title": "训练列表",
+        "nav": "训练列表",
+        "dashboard_link": "训练看板",
+        "dashboard_title": "训练看板",
+        "summary_path": "训练日志路径：./b_summary_ops",
+        "scalar_section": "训练标量信息",
+        "all": "全选",
+        "stored": "zh-cn",
+    },
 }
 
 # The dashboard's scalar card: the job's first two scalar tags in one chart.
@@ -269,5 +290,7 @@ def test_summary_list_paging(page, built_ui, tmp_path):
         page.goto(dashboard_url(many, uncached))
         assert card_tags(page) == ["loss/scalar"]
         expect(page.get_by_test_id("job-loading")).to_have_count(0)
-        assert many.get("/datavisual/train-jobs", params={"train_id": uncached}).json()[
-            "train_jobs"][0]["cache_status"] == "CACHED"
+        assert (
+            many.get("/datavisual/train-jobs", params={"train_id": uncached}).json()["train_jobs"][0]["cache_status"]
+            == "CACHED"
+        )

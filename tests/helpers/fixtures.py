@@ -4,6 +4,7 @@
 decodes with the generated protobuf module, so tests can compare what the server answers
 with what the file holds without going through the code under test.
 """
+
 import shutil
 import stat
 import struct
@@ -30,7 +31,7 @@ def read_events(path: Path):
     while pos + 12 <= len(data):
         (length,) = struct.unpack_from("<Q", data, pos)
         event = mindinsight_summary_pb2.Event()
-        event.ParseFromString(data[pos + 12:pos + 12 + length])
+        event.ParseFromString(data[pos + 12 : pos + 12 + length])
         pos += 12 + length + 4
         yield event
 

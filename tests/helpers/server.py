@@ -1,4 +1,5 @@
 """Start the real server through the ``mindinsight`` CLI for system and browser tests."""
+
 import contextlib
 import os
 import re
@@ -22,8 +23,9 @@ def free_port() -> int:
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     """Run ``mindinsight <args>`` (as ``python -m mindinsight``) and capture its output."""
-    return subprocess.run([sys.executable, "-m", "mindinsight", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "mindinsight", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @dataclass
@@ -56,8 +58,9 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = "",
-                   host: str = "", token: str = ""):
+def running_server(
+    summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = "", host: str = "", token: str = ""
+):
     """``mindinsight start`` on a free port; ``mindinsight stop`` on exit.
 
     ``host`` binds another address (the server is still reached on 127.0.0.1); ``token`` is
@@ -66,8 +69,17 @@ def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_pa
     """
     for _attempt in range(3):  # another process may grab the free port before gunicorn does
         port = free_port()
-        args = ["start", "--summary-base-dir", str(summary_base_dir), "--workspace", str(workspace),
-                "--port", str(port), "--reload-interval", str(reload_interval)]
+        args = [
+            "start",
+            "--summary-base-dir",
+            str(summary_base_dir),
+            "--workspace",
+            str(workspace),
+            "--port",
+            str(port),
+            "--reload-interval",
+            str(reload_interval),
+        ]
         if url_path_prefix:
             args += ["--url-path-prefix", url_path_prefix]
         if host:
@@ -82,9 +94,13 @@ def running_server(summary_base_dir, workspace, reload_interval: int = 3, url_pa
     else:
         raise RuntimeError("no free port for mindinsight start")
     printed = re.search(r"[?&]token=([A-Za-z0-9_.~-]+)", started.stdout)
-    server = Server(url=f"http://127.0.0.1:{port}{url_path_prefix.rstrip('/')}", port=port,
-                    workspace=Path(workspace), token=printed.group(1) if printed else "",
-                    start_output=started.stdout)
+    server = Server(
+        url=f"http://127.0.0.1:{port}{url_path_prefix.rstrip('/')}",
+        port=port,
+        workspace=Path(workspace),
+        token=printed.group(1) if printed else "",
+        start_output=started.stdout,
+    )
     try:
         yield server
     finally:

@@ -1,4 +1,5 @@
 """System tests: the real server, started by the ``mindinsight`` CLI, over HTTP."""
+
 import time
 
 import pytest

@@ -1,4 +1,5 @@
 """The datavisual REST API of a real server on real MindSpore 2.10 logs."""
+
 import math
 from urllib.parse import quote
 
@@ -9,8 +10,12 @@ from tests.helpers.fixtures import MULTI_RUNS, read_events, scalar_series
 from tests.st.conftest import JOBS
 
 JOB_IDS = {"./" + name.split("/")[-1] for name in JOBS}
-SECURITY_HEADERS = {"X-Frame-Options": "SAMEORIGIN", "X-Content-Type-Options": "nosniff",
-                    "X-XSS-Protection": "1; mode=block", "Cache-Control": "no-store"}
+SECURITY_HEADERS = {
+    "X-Frame-Options": "SAMEORIGIN",
+    "X-Content-Type-Options": "nosniff",
+    "X-XSS-Protection": "1; mode=block",
+    "Cache-Control": "no-store",
+}
 
 
 def expected_value(value: float):
@@ -27,8 +32,13 @@ def kept_points(points):
 
 
 def tags_in_file(job_dir, kind: str, plugin: str) -> list[str]:
-    tags = {v.tag + "/" + plugin for path in job_dir.glob("*_MS") for e in read_events(path)
-            for v in e.summary.value if v.WhichOneof("value") == kind}
+    tags = {
+        v.tag + "/" + plugin
+        for path in job_dir.glob("*_MS")
+        for e in read_events(path)
+        for v in e.summary.value
+        if v.WhichOneof("value") == kind
+    }
     return sorted(tags)
 
 
@@ -47,8 +57,9 @@ def test_train_jobs_lists_every_job_with_its_files(fixture_server, fixture_base)
 
 def test_train_jobs_page_index_paging(fixture_server):
     everything = [j["train_id"] for j in fixture_server.get("/datavisual/train-jobs").json()["train_jobs"]]
-    pages = [fixture_server.get("/datavisual/train-jobs", params={"offset": page, "limit": 2}).json()
-             for page in range(3)]
+    pages = [
+        fixture_server.get("/datavisual/train-jobs", params={"offset": page, "limit": 2}).json() for page in range(3)
+    ]
     assert [j["train_id"] for page in pages for j in page["train_jobs"]] == everything
     assert [len(page["train_jobs"]) for page in pages] == [2, 2, 1]
 
@@ -56,8 +67,14 @@ def test_train_jobs_page_index_paging(fixture_server):
 def test_plugins_of_b_summary_ops_match_the_file(fixture_server, fixture_base):
     plugins = fixture_server.get("/datavisual/plugins", params={"train_id": "./b_summary_ops"}).json()["plugins"]
     job_dir = fixture_base / "b_summary_ops"
-    assert plugins["scalar"] == ["accuracy/scalar", "custom_loss/scalar", "fc3_out_mean/scalar",
-                                 "learning_rate/scalar", "loss_op/scalar", "nan_inf_scalar/scalar"]
+    assert plugins["scalar"] == [
+        "accuracy/scalar",
+        "custom_loss/scalar",
+        "fc3_out_mean/scalar",
+        "learning_rate/scalar",
+        "loss_op/scalar",
+        "nan_inf_scalar/scalar",
+    ]
     assert plugins["image"] == tags_in_file(job_dir, "image", "image")
     assert plugins["histogram"] == tags_in_file(job_dir, "histogram", "histogram")
     assert plugins["tensor"] == tags_in_file(job_dir, "tensor", "tensor")
@@ -73,15 +90,17 @@ def test_scalar_metadata_equals_file_contents(fixture_server, fixture_base, job)
 
 
 def test_b_summary_ops_nan_and_inf_are_null(fixture_server):
-    answer = fixture_server.get("/datavisual/scalar/metadata",
-                                params={"train_id": "./b_summary_ops", "tag": "nan_inf_scalar/scalar"}).json()
+    answer = fixture_server.get(
+        "/datavisual/scalar/metadata", params={"train_id": "./b_summary_ops", "tag": "nan_inf_scalar/scalar"}
+    ).json()
     points = {p["step"]: p["value"] for p in answer["metadatas"]}
     assert sorted(points) == list(range(1, 301))
     assert points[150] is None and points[151] is None
     assert all(value is not None for step, value in points.items() if step not in (150, 151))
     # Strict JSON: no bare NaN/Infinity tokens that browsers' JSON.parse rejects.
-    raw = fixture_server.get("/datavisual/scalar/metadata",
-                             params={"train_id": "./b_summary_ops", "tag": "nan_inf_scalar/scalar"}).text
+    raw = fixture_server.get(
+        "/datavisual/scalar/metadata", params={"train_id": "./b_summary_ops", "tag": "nan_inf_scalar/scalar"}
+    ).text
     assert "NaN" not in raw and "Infinity" not in raw
 
 
@@ -92,12 +111,14 @@ def test_histograms_keep_the_file_steps_on_one_grid(fixture_server, fixture_base
         for event in read_events(path):
             for value in event.summary.value:
                 if value.WhichOneof("value") == "histogram":
-                    written.setdefault(value.tag + "/histogram", {})[event.step] = \
-                        sum(bucket.count for bucket in value.histogram.buckets)
+                    written.setdefault(value.tag + "/histogram", {})[event.step] = sum(
+                        bucket.count for bucket in value.histogram.buckets
+                    )
     assert written
     for tag, counts in written.items():
-        answer = fixture_server.get("/datavisual/histograms",
-                                    params={"train_id": "./a_lenet_collector", "tag": tag}).json()
+        answer = fixture_server.get(
+            "/datavisual/histograms", params={"train_id": "./a_lenet_collector", "tag": tag}
+        ).json()
         steps = [item["step"] for item in answer["histograms"]]
         assert steps == sorted(steps) and set(steps) <= set(counts) and steps[-1] == max(counts), tag
         assert len(steps) == min(50, len(counts))
@@ -118,11 +139,13 @@ def test_scalars_across_runs(fixture_server, fixture_base):
 
 
 def test_single_job_and_caches(fixture_server):
-    body = fixture_server.get("/datavisual/single-job",
-                              params={"train_id": "./b_summary_ops", "plugin_name": "scalar"}).json()
+    body = fixture_server.get(
+        "/datavisual/single-job", params={"train_id": "./b_summary_ops", "plugin_name": "scalar"}
+    ).json()
     assert body["train_jobs"][0]["id"] == "./b_summary_ops" and len(body["train_jobs"][0]["tags"]) == 6
-    caches = fixture_server.post("/datavisual/train-job-caches",
-                                 json={"train_ids": ["./b_summary_ops", "./missing"]}).json()
+    caches = fixture_server.post(
+        "/datavisual/train-job-caches", json={"train_ids": ["./b_summary_ops", "./missing"]}
+    ).json()
     assert caches == {"cache_result": [{"train_id": "./b_summary_ops", "cache_status": "CACHED"}]}
 
 
@@ -158,16 +181,22 @@ def test_bad_inputs_get_json_errors(fixture_server, method, path, query, status,
 
 
 def test_bad_cache_requests(fixture_server):
-    for kwargs, code in (({}, "50540003"), ({"json": {"train_ids": "./b_summary_ops"}}, "50540001"),
-                         ({"json": {"train_ids": [3]}}, "50540001"),
-                         ({"data": "{broken", "headers": {"Content-Type": "application/json"}}, "50540003")):
+    for kwargs, code in (
+        ({}, "50540003"),
+        ({"json": {"train_ids": "./b_summary_ops"}}, "50540001"),
+        ({"json": {"train_ids": [3]}}, "50540001"),
+        ({"data": "{broken", "headers": {"Content-Type": "application/json"}}, "50540003"),
+    ):
         response = fixture_server.post("/datavisual/train-job-caches", **kwargs)
         assert (response.status_code, response.json()["error_code"]) == (400, code)
 
 
 def test_security_headers_on_api_and_page(fixture_server):
-    for url in (fixture_server.api + "/datavisual/train-jobs", fixture_server.api + "/datavisual/nope",
-                fixture_server.api + "/ui-config"):
+    for url in (
+        fixture_server.api + "/datavisual/train-jobs",
+        fixture_server.api + "/datavisual/nope",
+        fixture_server.api + "/ui-config",
+    ):
         response = requests.get(url, timeout=30)
         for name, value in SECURITY_HEADERS.items():
             assert response.headers[name] == value, (url, name)

@@ -1,6 +1,7 @@
 """A job whose log grows while the server runs: appended records show after a reload."""
-from mindinsight.format.records import frame
+
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.format.records import frame
 from mindinsight.summary.writer import SummaryWriter
 from tests.helpers.fixtures import copy_job
 from tests.helpers.server import running_server
@@ -36,19 +37,22 @@ def test_appended_records_are_served_after_reload(tmp_path):
         with SummaryWriter(job, file_name=log_file.name) as writer:
             writer.add_values(301, {"accuracy": 0.5, "brand_new": 7.0}, wall_time=1795400301.0)
         wait_for(lambda: scalar_steps(server)[-1:] == [(301, 0.5)])
-        assert "brand_new/scalar" in server.get("/datavisual/plugins", params={"train_id": "./live"}).json()["plugins"]["scalar"]
+        assert (
+            "brand_new/scalar"
+            in server.get("/datavisual/plugins", params={"train_id": "./live"}).json()["plugins"]["scalar"]
+        )
 
         # A record, then half of the next (MindSpore still writing it): nothing of the half is
         # served, and it is no damage, so the job stays intact (issue #12).
         record = event_bytes(303, {"accuracy": 0.75})
         with open(log_file, "ab") as handle:
-            handle.write(event_bytes(302, {"accuracy": 0.625}) + record[:len(record) // 2])
+            handle.write(event_bytes(302, {"accuracy": 0.625}) + record[: len(record) // 2])
         wait_for(lambda: scalar_steps(server)[-1:] == [(302, 0.625)])
         assert job_brief(server)["is_integrity"] is True
 
         # The rest of it arrives: the record is read whole, nothing before it was lost.
         with open(log_file, "ab") as handle:
-            handle.write(record[len(record) // 2:])
+            handle.write(record[len(record) // 2 :])
         wait_for(lambda: scalar_steps(server)[-1:] == [(303, 0.75)])
         assert job_brief(server)["is_integrity"] is True
         assert [step for step, _ in scalar_steps(server)] == list(range(1, 304))

@@ -1,4 +1,5 @@
 """Shared fixtures of the unit tests: real MindSpore logs copied into a temp dir."""
+
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,10 @@ from tests.helpers.fixtures import FIXTURES, copy_job  # noqa: F401  (re-exporte
 @pytest.fixture
 def fixture_job(tmp_path):
     """Factory: a writable copy of a fixture job as a direct child of a fresh base dir."""
+
     def make(name: str, as_name: str | None = None) -> Path:
         return copy_job(name, tmp_path / "base" / (as_name or Path(name).name))
+
     return make
 
 

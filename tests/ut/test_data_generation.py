@@ -1,4 +1,5 @@
 """DataManager.generation moves exactly when something a query can see has changed."""
+
 import shutil
 
 from mindinsight.cache.data_manager import DataManager
@@ -30,7 +31,7 @@ def test_appended_records_move_the_generation(tmp_path):
     write_steps(tmp_path / "a", range(1, 50))
     manager = loaded_manager(tmp_path)
     before = manager.generation
-    write_steps(tmp_path / "a", range(50, 60))   # same file name: appended
+    write_steps(tmp_path / "a", range(50, 60))  # same file name: appended
     manager.load_pass()
     assert manager.generation > before
 
@@ -52,9 +53,9 @@ def test_loading_status_changes_move_the_generation(tmp_path):
     write_steps(tmp_path / "a", range(1, 5))
     manager = DataManager(str(tmp_path), reload_interval=0)
     seen = [manager.generation]
-    manager.refresh_briefs()             # listed: a job becomes CACHING
+    manager.refresh_briefs()  # listed: a job becomes CACHING
     seen.append(manager.generation)
-    manager.load_pass()                  # data arrives and the job becomes CACHED
+    manager.load_pass()  # data arrives and the job becomes CACHED
     seen.append(manager.generation)
     assert seen == sorted(set(seen)), seen
 

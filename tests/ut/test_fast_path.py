@@ -4,6 +4,7 @@ Every fixture and many generated logs (NaN/Inf, restarts, corrupt records, parti
 odd shapes) are decoded both ways: per chunk (``decode_segments`` against
 ``decode_payloads``) and through the whole loader (tags, order, every sample column).
 """
+
 import os
 import random
 import struct
@@ -18,16 +19,19 @@ from mindinsight.ingest import fast_scalars
 from mindinsight.ingest.event_decoder import decode_payloads, decode_segments
 from mindinsight.ingest.kinds.histogram import HistogramSample, histogram_sample
 from mindinsight.ingest.loader import JobLoader
-from mindinsight.summary import SummaryWriter
 from mindinsight.summary.writer import histogram_proto, image_proto
 from tests.ut.conftest import FIXTURES
 
-FIXTURE_JOBS = sorted(str(path.parent.relative_to(FIXTURES)) for path in FIXTURES.rglob("*")
-                      if path.is_file() and (".summary." in path.name or path.suffix == ".pb"))
+FIXTURE_JOBS = sorted(
+    str(path.parent.relative_to(FIXTURES))
+    for path in FIXTURES.rglob("*")
+    if path.is_file() and (".summary." in path.name or path.suffix == ".pb")
+)
 FIXTURE_JOBS = sorted(set(FIXTURE_JOBS))
 
 
 # -- helpers ------------------------------------------------------------------------------
+
 
 def load_fully(job_dir, fast: bool, chunk: int) -> JobLoader:
     loader = JobLoader(str(job_dir), fast_path=fast)
@@ -39,9 +43,10 @@ def load_fully(job_dir, fast: bool, chunk: int) -> JobLoader:
 def same_object(a, b) -> bool:
     if hasattr(a, "SerializeToString"):
         return a.SerializeToString() == b.SerializeToString()
-    if hasattr(a, "proto") and hasattr(a, "dims"):   # TensorSample
+    if hasattr(a, "proto") and hasattr(a, "dims"):  # TensorSample
         return (a.dims, a.data_type, a.too_large) == (b.dims, b.data_type, b.too_large) and (
-            a.proto is None and b.proto is None or a.proto.SerializeToString() == b.proto.SerializeToString())
+            a.proto is None and b.proto is None or a.proto.SerializeToString() == b.proto.SerializeToString()
+        )
     return a == b
 
 
@@ -52,7 +57,7 @@ def assert_same_columns(x: dict, y: dict, where) -> None:
         assert a.dtype == b.dtype and a.shape == b.shape, (where, name, a.dtype, b.dtype)
         if a.dtype == object:
             assert all(same_object(u, v) for u, v in zip(a, b)), (where, name)
-        elif a.dtype.kind == "f":   # bit for bit, NaN payloads included
+        elif a.dtype.kind == "f":  # bit for bit, NaN payloads included
             assert np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")), (where, name)
         else:
             assert np.array_equal(a, b), (where, name)
@@ -107,6 +112,7 @@ def write_events(path, events) -> None:
 
 # -- fixtures -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("job", FIXTURE_JOBS)
 @pytest.mark.parametrize("chunk", [48 * 1024, 64 << 20])
 def test_fixture_fast_equals_full_parse(fixture_job, job, chunk):
@@ -122,6 +128,7 @@ def test_fixture_batches_equal(job):
 
 
 # -- generated logs -------------------------------------------------------------------------
+
 
 def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
     rng = np.random.default_rng(5)
@@ -146,8 +153,10 @@ def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
     assert len(samples["step"]) == 1000 and samples["step"][-1] == 5_001
 
 
-@pytest.mark.parametrize("steps", [[126, 127, 128, 129], [16_382, 16_383, 16_384, 16_385],
-                                   [2**40, 2**40 + 1, 2**56, 2**62 + 5], [0, 0, 1, 1]])
+@pytest.mark.parametrize(
+    "steps",
+    [[126, 127, 128, 129], [16_382, 16_383, 16_384, 16_385], [2**40, 2**40 + 1, 2**56, 2**62 + 5], [0, 0, 1, 1]],
+)
 def test_step_varint_lengths(tmp_path, steps):
     events = [scalar_event(step, {"a": float(i), "b": -float(i)}) for i, step in enumerate(steps * 4)]
     path = tmp_path / "events.summary.1"
@@ -159,7 +168,7 @@ def test_step_varint_lengths(tmp_path, steps):
 def test_negative_steps_and_missing_fields(tmp_path):
     events = []
     for index in range(10):
-        events.append(scalar_event(-index, {"neg": 1.0}))                    # 10-byte varint: full parse
+        events.append(scalar_event(-index, {"neg": 1.0}))  # 10-byte varint: full parse
         events.append(summary_pb.Event(step=index, summary=scalar_event(0, {"nowall": 2.0}).summary))
         events.append(summary_pb.Event(wall_time=5.0, summary=scalar_event(0, {"nostep": 3.0}).summary))
     path = tmp_path / "events.summary.1"
@@ -170,10 +179,11 @@ def test_negative_steps_and_missing_fields(tmp_path):
 
 def test_restarts_in_one_file_and_across_files(tmp_path):
     first = [scalar_event(step, {"loss": step * 0.1, "acc": step * 0.01}) for step in range(1, 3001)]
-    first += [scalar_event(step, {"loss": -1.0, "acc": -2.0}) for step in range(1500, 2500)]   # same file
+    first += [scalar_event(step, {"loss": -1.0, "acc": -2.0}) for step in range(1500, 2500)]  # same file
     write_events(tmp_path / "events.summary.100", first)
-    write_events(tmp_path / "events.summary.200",
-                 [scalar_event(step, {"loss": 5.0, "acc": 6.0}) for step in range(2000, 4000)])
+    write_events(
+        tmp_path / "events.summary.200", [scalar_event(step, {"loss": 5.0, "acc": 6.0}) for step in range(2000, 4000)]
+    )
     fast, slow = load_fully(tmp_path, True, 64 * 1024), load_fully(tmp_path, False, 64 * 1024)
     assert_same_jobs(fast, slow)
     steps = fast.data.samples(PluginName.SCALAR, "loss/scalar")["step"]
@@ -186,7 +196,7 @@ def test_corrupt_records_and_partial_tail(tmp_path):
     data = bytearray(path.read_bytes())
     record = len(data) // 2000
     for position in (record * 10 + 30, record * 500 + 3, record * 1200 + record - 2, record * 1500 + 20):
-        data[position] ^= 0x5A          # payload, header and footer bytes
+        data[position] ^= 0x5A  # payload, header and footer bytes
     tail = frame(scalar_event(2001, {"x": 1.0, "y": 1.0}).SerializeToString())
     path.write_bytes(bytes(data) + tail[:-7])
     fast, slow = load_fully(tmp_path, True, 32 * 1024), load_fully(tmp_path, False, 32 * 1024)
@@ -213,7 +223,7 @@ def test_mixed_shapes_interleaved(tmp_path):
             else:
                 item.histogram.CopyFrom(value)
         if step % 7 == 0:
-            event.summary.value.add(tag="s1", scalar_value=-step)       # a tag twice in one event
+            event.summary.value.add(tag="s1", scalar_value=-step)  # a tag twice in one event
         if 400 < step < 600:
             event.summary.value.add(tag=f"late{step % 3}", scalar_value=1.5)
         events.append(event)
@@ -230,12 +240,19 @@ def test_odd_wire_shapes_fall_back_identically(tmp_path):
     base = scalar_event(7, {"a": 1.0, "b": 2.0}).SerializeToString()
     value = summary_pb.Summary.Value(tag="a", scalar_value=4.0).SerializeToString()
     odd = [
-        base + b"\x1a\x01v",                                   # oneof switched to version afterwards
-        b"\x10\x07" + base,                                    # step before wall time, then again
-        base + b"\x98\x06\x01",                                # unknown varint field 99
-        b"\x09" + struct.pack("<d", 3.0) + b"\x2a" + bytes([len(value) + 2 + 3]) + b"\x0a"
-        + bytes([len(value) + 3]) + value + b"\x20\x01" + b"\x0a\x01\x00",   # unknown field inside Value
-        b"\x09" + struct.pack("<d", 3.0) + b"\x2a\x00",      # empty summary
+        base + b"\x1a\x01v",  # oneof switched to version afterwards
+        b"\x10\x07" + base,  # step before wall time, then again
+        base + b"\x98\x06\x01",  # unknown varint field 99
+        b"\x09"
+        + struct.pack("<d", 3.0)
+        + b"\x2a"
+        + bytes([len(value) + 2 + 3])
+        + b"\x0a"
+        + bytes([len(value) + 3])
+        + value
+        + b"\x20\x01"
+        + b"\x0a\x01\x00",  # unknown field inside Value
+        b"\x09" + struct.pack("<d", 3.0) + b"\x2a\x00",  # empty summary
         b"\x09" + struct.pack("<d", 3.0) + b"\x2a\x09\x0a\x07\x0a\x02\xff\xfe\x1d\x00\x00",  # bad UTF-8, cut
         b"\x09" + struct.pack("<d", 3.0) + b"\x2a\x0b\x0a\x09\x0a\x02\xc3\xa9\x1d\x00\x00\x80\x3f",  # 'é'
         b"\xff\xff\xff not protobuf",
@@ -259,7 +276,7 @@ def test_same_length_different_layout_is_not_taken_for_the_template(tmp_path):
     mixed = [event for pair in zip(short, long) for event in pair]
     path = tmp_path / "events.summary.1"
     write_events(path, mixed)
-    assert assert_same_batches(path) == len(mixed)      # both shapes decoded by templates
+    assert assert_same_batches(path) == len(mixed)  # both shapes decoded by templates
     fast = load_fully(tmp_path, True, 1 << 20)
     assert_same_jobs(fast, load_fully(tmp_path, False, 1 << 20))
     assert fast.data.samples(PluginName.SCALAR, "a/scalar")["step"][0] == 200
@@ -283,7 +300,7 @@ def test_random_logs(tmp_path):
                 event.summary.value.add(tag="h").histogram.CopyFrom(histogram_proto([1.0, 2.0, float(step)]))
             events.append(event)
         write_events(job / "events.summary.100", events[: len(events) // 2])
-        write_events(job / "events.summary.200", events[len(events) // 2:])
+        write_events(job / "events.summary.200", events[len(events) // 2 :])
         data = bytearray((job / "events.summary.200").read_bytes())
         data[rng.randrange(len(data))] ^= 0xFF
         (job / "events.summary.200").write_bytes(bytes(data))
@@ -310,15 +327,18 @@ def test_tag_admission_order_matches_over_the_tag_limit(tmp_path):
 
 # -- pieces -------------------------------------------------------------------------------
 
+
 def test_template_parser_accepts_only_the_scalar_shape():
     template = fast_scalars.parse_template(scalar_event(300, {"loss": 1.0, "acc": 0.5}).SerializeToString())
     assert template.tags == ["loss", "acc"] and template.step_bytes == 2 and template.wall_time == 1
     with_image = summary_pb.Event(wall_time=1.0, step=1)
     with_image.summary.value.add(tag="i").image.CopyFrom(image_proto(np.zeros((2, 2, 3), dtype=np.uint8)))
-    for payload in (with_image.SerializeToString(),
-                    summary_pb.Event(wall_time=1.0, version="v").SerializeToString(),
-                    scalar_event(-1, {"a": 1.0}).SerializeToString(),
-                    scalar_event(1, {"a": 1.0}).SerializeToString() + b"\x18\x01"):
+    for payload in (
+        with_image.SerializeToString(),
+        summary_pb.Event(wall_time=1.0, version="v").SerializeToString(),
+        scalar_event(-1, {"a": 1.0}).SerializeToString(),
+        scalar_event(1, {"a": 1.0}).SerializeToString() + b"\x18\x01",
+    ):
         assert fast_scalars.parse_template(payload) is None
 
 

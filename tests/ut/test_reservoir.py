@@ -1,4 +1,5 @@
 """Reservoir: capacity, latest step always kept, uniform thinning, restarts."""
+
 import numpy as np
 
 from mindinsight.ingest.reservoir import Reservoir
@@ -6,13 +7,17 @@ from mindinsight.ingest.reservoir import Reservoir
 
 def columns(steps, file_ts=0, value=None):
     steps = np.asarray(steps, dtype=np.int64)
-    return {"step": steps, "wall_time": steps * 0.5, "file_ts": np.full(steps.size, file_ts),
-            "value": (steps if value is None else np.full(steps.size, value)).astype(np.float32)}
+    return {
+        "step": steps,
+        "wall_time": steps * 0.5,
+        "file_ts": np.full(steps.size, file_ts),
+        "value": (steps if value is None else np.full(steps.size, value)).astype(np.float32),
+    }
 
 
 def feed(reservoir, steps, batch=997, file_ts=0):
     for start in range(0, len(steps), batch):
-        reservoir.add_batch(columns(steps[start:start + batch], file_ts))
+        reservoir.add_batch(columns(steps[start : start + batch], file_ts))
 
 
 def test_keeps_everything_below_capacity():
