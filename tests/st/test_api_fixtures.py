@@ -97,11 +97,13 @@ def test_b_summary_ops_nan_and_inf_are_null(fixture_server):
     assert sorted(points) == list(range(1, 301))
     assert points[150] is None and points[151] is None
     assert all(value is not None for step, value in points.items() if step not in (150, 151))
-    # Strict JSON: no bare NaN/Infinity tokens that browsers' JSON.parse rejects.
+    # Strict JSON: no bare NaN/Infinity tokens that browsers' JSON.parse rejects (the names
+    # appear only as the strings of our additive `non_finite` field).
     raw = fixture_server.get(
         "/datavisual/scalar/metadata", params={"train_id": "./b_summary_ops", "tag": "nan_inf_scalar/scalar"}
     ).text
-    assert "NaN" not in raw and "Infinity" not in raw
+    assert ":NaN" not in raw and ":Infinity" not in raw and ":-Infinity" not in raw
+    assert raw.count('"non_finite":"NaN"') == 1 and raw.count('"non_finite":"Infinity"') == 1
 
 
 def test_histograms_keep_the_file_steps_on_one_grid(fixture_server, fixture_base):
