@@ -207,6 +207,10 @@ class LandscapeNotExistError(DatavisualError):
 class ProfilerError(MindInsightError):
     module = Module.PROFILER
 
+    @property
+    def message(self) -> str:  # the original's profiler messages: "<prefix> <detail>"
+        return f"{self.prefix} {self.detail}".rstrip()
+
 
 class ProfilerParamValueError(ProfilerError):
     value, prefix = 0x080, "Param value error."

@@ -241,3 +241,20 @@ def test_devices(client, tmp_path):
     own = make_app(tmp_path).test_client()
     answer = own.get("/v1/mindinsight/profile/devices", query_string={"profile": "profiler", "train_id": "./job"})
     assert answer.get_json() == {"device_list": ["0", "1"], "profiler_mode": "graph"}
+
+
+def test_messages_follow_the_original():
+    from mindinsight.errors import ProfilerParamTypeError
+    from mindinsight.services.profiler_ops import validate_condition
+
+    with pytest.raises(ProfilerParamTypeError) as raised:
+        validate_condition(["cpu_op_type"])
+    assert raised.value.to_json() == {
+        "error_code": "50546082",
+        "error_msg": "Param type error. Invalid search_condition type, it should be dict.",
+    }
+
+
+def test_error_message_names_the_wrong_part(client):
+    body = search(client, {"op_type": "cpu_op_type", "sort_condition": {"name": "op_name"}}).get_json()
+    assert body["error_msg"].startswith("The sort_condition in search_condition error, The sorted_name must be in [")
