@@ -45,8 +45,11 @@ def test_oversized_attributes_are_left_out():
     proto.node[0].attribute.add(name="small").value.CopyFrom(anf_ir.ValueProto(dtype=anf_ir.DT_STRING, str_val="x"))
     big = "y" * (MAX_GRAPH_ATTR_BYTES + 1)
     proto.node[0].attribute.add(name="big").value.CopyFrom(anf_ir.ValueProto(dtype=anf_ir.DT_STRING, str_val=big))
+    scale = anf_ir.ValueProto(dtype=anf_ir.DT_FLOAT32, float_val=1.0)
+    proto.node[0].attribute.add(name="scale").value.CopyFrom(scale)
     attr = build_graph(proto).nodes["Default/Conv2D-op1"].attr
-    assert attr == {"small": 'dtype: DT_STRING\nstr_val: "x"\n'}
+    # floats as the original prints them (1.0, not 1)
+    assert attr == {"small": 'dtype: DT_STRING\nstr_val: "x"\n', "scale": "dtype: DT_FLOAT32\nfloat_val: 1.0\n"}
 
 
 @pytest.mark.parametrize("bad", ["<", ">", '"'])

@@ -35,6 +35,8 @@ CONST = "Const"
 INVALID_NAME_CHARACTERS = frozenset('<>"')
 DYNAMIC_SHAPE_ATTRS = ("input_is_dynamic_shape", "output_is_dynamic_shape")
 EDGE_KINDS = ("input", "output", "proxy_input", "proxy_output")
+# Float fields of the attribute and const messages (their text differs between printers).
+FLOAT_FIELDS = ("float_val", "double_val", "float_data", "double_data")
 PASS_THROUGH_TYPES = frozenset({"Load", "TupleGetItem", "MakeTuple", "UpdateState"})
 
 
@@ -151,9 +153,13 @@ def type_name(type_proto) -> str:
 
 
 def _as_text(message) -> str:
-    """Protobuf text of ``message`` from the pure-Python printer, which writes floats as the
-    original shows them (``1.0``, where the C printer writes ``1``)."""
-    return text_format.MessageToString(message)
+    """Protobuf text of ``message`` as the original shows it. The fast C printer writes floats
+    as ``1`` where the original (pure-Python printer) writes ``1.0``; text holding a float
+    field is printed again by the Python printer."""
+    text = str(message)
+    if any(field in text for field in FLOAT_FIELDS):
+        return text_format.MessageToString(message)
+    return text
 
 
 def _is_dynamic(shapes: list) -> bool:
