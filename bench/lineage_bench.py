@@ -59,7 +59,12 @@ def write_job(job_dir: str, index: int) -> None:
     train = lineage_pb.LineageEvent(wall_time=time.time())
     hyper = train.train_lineage.hyper_parameters
     hyper.optimizer, hyper.learning_rate = OPTIMIZERS[index % 3], 0.001 * (1 + index % 10)
-    hyper.loss_function, hyper.epoch, hyper.batch_size, hyper.device_num = "SoftmaxCrossEntropy", 5, 16 << (index % 3), 1
+    hyper.loss_function, hyper.epoch, hyper.batch_size, hyper.device_num = (
+        "SoftmaxCrossEntropy",
+        5,
+        16 << (index % 3),
+        1,
+    )
     train.train_lineage.train_dataset.train_dataset_path = "/data/train"
     train.train_lineage.train_dataset.train_dataset_size = 60000
     train.train_lineage.algorithm.network, train.train_lineage.algorithm.loss = "LeNet5", 1.0 / (1 + index)

@@ -18,6 +18,7 @@ measures through the server's own code and prints one table:
 Each in-process figure runs in a fresh child process (bench/inproc.py); the load generator
 (bench/loadgen.py) runs in its own process so it never shares the server's GIL.
 """
+
 import argparse
 import json
 import os
@@ -41,8 +42,9 @@ def machine() -> str:
     model = platform.processor() or "?"
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        model = next((line.split(":", 1)[1].strip() for line in out.splitlines()
-                      if line.startswith("Model name")), model)
+        model = next(
+            (line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name")), model
+        )
     except OSError:
         pass
     return f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}"
@@ -57,8 +59,13 @@ def load_average() -> str:
 
 def child(*args, timeout=1800) -> dict:
     """Run bench/inproc.py in a fresh interpreter; its last stdout line is JSON."""
-    proc = subprocess.run([sys.executable, os.path.join(HERE, "inproc.py"), *args],
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(HERE, "inproc.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"inproc {args} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -75,8 +82,11 @@ def prepare(data_dir: str, params: dict) -> dict:
         "scalar": {"scalars": scalar_job},
         "image": {"imghist": image_job},
         "both": {"scalars": scalar_job, "imghist": image_job},
-        "many": {f"{name}{index}": job for index in range(params["copies"])
-                 for name, job in (("scalars", scalar_job), ("imghist", image_job))},
+        "many": {
+            f"{name}{index}": job
+            for index in range(params["copies"])
+            for name, job in (("scalars", scalar_job), ("imghist", image_job))
+        },
     }
     dirs = {}
     for name, jobs in layout.items():
@@ -103,10 +113,14 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients per latency run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each cold load (the median is shown)")
     parser.add_argument("--starts", type=int, default=3, help="server starts for the start-up figures")
-    parser.add_argument("--ui", action="store_true",
-                        help="also the UI figures (needs the built UI, /usr/bin/chromium and playwright)")
-    parser.add_argument("--lineage", action="store_true",
-                        help="also the lineage figures (999 jobs with _lineage files, bench/lineage_bench.py)")
+    parser.add_argument(
+        "--ui", action="store_true", help="also the UI figures (needs the built UI, /usr/bin/chromium and playwright)"
+    )
+    parser.add_argument(
+        "--lineage",
+        action="store_true",
+        help="also the lineage figures (999 jobs with _lineage files, bench/lineage_bench.py)",
+    )
     parser.add_argument("--ui-runs", type=int, default=5, help="cold page loads per UI figure (median shown)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -118,42 +132,71 @@ def main(argv=None) -> int:
     print(f"logs ready in {dirs['generate_seconds']:.1f} s (cached in {args.data_dir})", flush=True)
     rows = []
 
-    for name, label, values, target in (("scalar", "scalar log cold load (CRC on)", dirs["scalar_values"], 5.0),
-                                        ("image", "image+histogram log cold load", dirs["image_values"], 2.0)):
+    for name, label, values, target in (
+        ("scalar", "scalar log cold load (CRC on)", dirs["scalar_values"], 5.0),
+        ("image", "image+histogram log cold load", dirs["image_values"], 2.0),
+    ):
         runs = sorted((child("cold", dirs[name]) for _ in range(args.repeat)), key=lambda r: r["seconds"])
-        result = runs[len(runs) // 2]          # the median run
+        result = runs[len(runs) // 2]  # the median run
         mb = result["bytes"] / 1e6
-        detail = (f"{result['seconds']:.2f} s, {mb:.0f} MB ({result['bytes'] / 2**20:.0f} MiB), "
-                  f"{fmt_rate(values / result['seconds'])} values/s, {mb / result['seconds']:.0f} MB/s"
-                  + (f" (median of {len(runs)}, {runs[0]['seconds']:.2f}..{runs[-1]['seconds']:.2f} s)"
-                     if len(runs) > 1 else ""))
-        scale = params["scalar_steps"] / FULL["scalar_steps"]   # quick: 1/10 of the data, 1/10 of the time
-        rows.append((label, detail, f"<= {target * scale:g} s" + (" (1/10 size)" if args.quick else ""),
-                     result["seconds"] <= target * scale))
+        detail = (
+            f"{result['seconds']:.2f} s, {mb:.0f} MB ({result['bytes'] / 2**20:.0f} MiB), "
+            f"{fmt_rate(values / result['seconds'])} values/s, {mb / result['seconds']:.0f} MB/s"
+            + (
+                f" (median of {len(runs)}, {runs[0]['seconds']:.2f}..{runs[-1]['seconds']:.2f} s)"
+                if len(runs) > 1
+                else ""
+            )
+        )
+        scale = params["scalar_steps"] / FULL["scalar_steps"]  # quick: 1/10 of the data, 1/10 of the time
+        rows.append(
+            (
+                label,
+                detail,
+                f"<= {target * scale:g} s" + (" (1/10 size)" if args.quick else ""),
+                result["seconds"] <= target * scale,
+            )
+        )
         print(f"  {label}: {detail}", flush=True)
 
     both = child("cold", dirs["both"])
-    rows.append(("RSS after both loads, in-process", f"{both['rss_settled_mb']:.0f} MB settled, "
-                 f"{both['rss_peak_mb']:.0f} MB peak", "<= 200 MB", both["rss_settled_mb"] <= 200))
+    rows.append(
+        (
+            "RSS after both loads, in-process",
+            f"{both['rss_settled_mb']:.0f} MB settled, {both['rss_peak_mb']:.0f} MB peak",
+            "<= 200 MB",
+            both["rss_settled_mb"] <= 200,
+        )
+    )
     print(f"  RSS in-process: {rows[-1][1]}", flush=True)
 
     ticks = child("tick", dirs["many"], "20")
-    rows.append(("idle reload tick", f"{ticks['tick_median_ms']:.1f} ms median, {ticks['tick_max_ms']:.1f} ms max "
-                 f"over {ticks['bytes'] / 1e9:.2f} GB in {ticks['jobs']} jobs", "<= 20 ms",
-                 ticks["tick_max_ms"] <= 20))
+    rows.append(
+        (
+            "idle reload tick",
+            f"{ticks['tick_median_ms']:.1f} ms median, {ticks['tick_max_ms']:.1f} ms max "
+            f"over {ticks['bytes'] / 1e9:.2f} GB in {ticks['jobs']} jobs",
+            "<= 20 ms",
+            ticks["tick_max_ms"] <= 20,
+        )
+    )
     print(f"  reload tick: {rows[-1][1]}", flush=True)
 
     figures = {"machine": machine(), "quick": args.quick, "rows": rows}
     if not args.skip_server:
         import server_bench
+
         rows.extend(server_bench.run(dirs, duration=args.duration, clients=args.clients, starts=args.starts))
         import images_tensors_bench
+
         rows.extend(images_tensors_bench.run(dirs, args.data_dir, duration=args.duration, clients=args.clients))
     if args.lineage:
         import lineage_bench
+
         rows.extend(lineage_bench.run(args.data_dir))
     if args.ui:
         import ui_bench
+
         rows.extend(ui_bench.run(args.ui_runs))
 
     print(f"load average after: {load_average()}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run every test: UI unit tests (vitest), then the
+# Install everything the tests need, lint, then run every test: UI unit tests (vitest), then the
 # Python unit, system (real gunicorn) and browser (Debian chromium) tests.
 # Usage: bash build/run_tests.sh [extra pytest args]
 set -euo pipefail
@@ -14,6 +14,10 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 python3 -m pip install -q -r requirements-test.txt
+
+# Python lint and format check (configuration in pyproject.toml).
+python3 -m ruff check .
+python3 -m ruff format --check .
 
 (cd ui && npm ci --no-audit --no-fund && npm test && npm run lint && npm run build)
 

@@ -4,6 +4,7 @@ The backend maps ``MindInsightError`` to JSON ``{"error_code", "error_msg"}`` on
 layers raise these and never know about HTTP beyond the status each error carries.
 Codes: ``(1<<30)|(1<<28)|(42<<17)|(module<<12)|value`` printed as 8 upper-case hex digits.
 """
+
 from enum import IntEnum
 
 
@@ -44,6 +45,7 @@ class MindInsightError(Exception):
 
 
 # -- general (module 0) ---------------------------------------------------------------
+
 
 class UnknownError(MindInsightError):
     value, http_status, prefix = 0x000, 500, "System error."
@@ -89,6 +91,7 @@ class FileSystemPermissionError(MindInsightError):
 
 # -- lineage (module 2) ---------------------------------------------------------------
 
+
 class LineageError(MindInsightError):
     module = Module.LINEAGE
 
@@ -114,6 +117,7 @@ class LineageSearchConditionParamError(LineageError):
 
 
 # -- datavisual (module 5) ------------------------------------------------------------
+
 
 class DatavisualError(MindInsightError):
     module = Module.DATAVISUAL
@@ -203,6 +207,7 @@ class LandscapeNotExistError(DatavisualError):
 
 
 # -- profiler (module 6) --------------------------------------------------------------
+
 
 class ProfilerError(MindInsightError):
     module = Module.PROFILER
@@ -294,10 +299,13 @@ class ProfilerFilterConditionError(ProfilerError):
 
 # -- access (module 0, values above the original's general codes) -----------------------------
 
+
 class AccessTokenError(MindInsightError):
     value, http_status = 0x101, 401
-    prefix = ("Access token missing or wrong. Open the web address `mindinsight start` printed (it carries "
-              "?token=) or send the header 'Authorization: Bearer <token>'.")
+    prefix = (
+        "Access token missing or wrong. Open the web address `mindinsight start` printed (it carries "
+        "?token=) or send the header 'Authorization: Bearer <token>'."
+    )
 
 
 class CrossOriginRequestError(MindInsightError):

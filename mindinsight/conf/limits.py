@@ -1,14 +1,15 @@
 """Every limit of the product in one place (values from the original, behaviour.md section 3)."""
+
 import os
 
 from mindinsight.conf.plugins import PluginName
 
 # Discovery
-MAX_SUMMARY_DIR_COUNT = 999          # train jobs listed under the base dir
-MAX_SCAN_COUNT = 20_000              # directory entries scanned for a paged listing
+MAX_SUMMARY_DIR_COUNT = 999  # train jobs listed under the base dir
+MAX_SCAN_COUNT = 20_000  # directory entries scanned for a paged listing
 
 # Detail cache
-MAX_CACHED_TRAIN_JOBS = 15           # jobs whose full data is kept (LRU by update time)
+MAX_CACHED_TRAIN_JOBS = 15  # jobs whose full data is kept (LRU by update time)
 
 # Tags per job
 MAX_TAGS_PER_JOB = 300
@@ -44,21 +45,21 @@ MIN_OPTIMIZED_GRAPH_GROUP_NODES = 10
 MAX_GRAPH_SEARCH_LIMIT = 1000
 
 # Reading
-READ_CHUNK_BYTES = 4 * 1024 * 1024   # bytes read from a file per call; bounds reader memory
+READ_CHUNK_BYTES = 4 * 1024 * 1024  # bytes read from a file per call; bounds reader memory
 FIRST_READ_CHUNK_BYTES = 256 * 1024  # first read of a newly cached job: its first data shows at once
-DAMAGED_FILE_AGE_SECONDS = 600       # a file with a partial tail this old is given up
+DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given up
 
 # Requests
 MAX_TRAIN_JOBS_PAGE_LIMIT = 999
-MAX_PARAM_LENGTH = 4096              # longest query value accepted (train_id, tag, ...)
+MAX_PARAM_LENGTH = 4096  # longest query value accepted (train_id, tag, ...)
 
 
 # -- server process -------------------------------------------------------------------------
-APP_LOG_MAX_BYTES = 50 * 1024 * 1024    # application log rotates at 50 MB ...
-APP_LOG_BACKUP_COUNT = 30               # ... keeping 30 files, as the original
-MAX_RELOAD_INTERVAL = 300               # seconds; --reload-interval is 0..300
-START_TIMEOUT_SECONDS = 30              # `mindinsight start` gives up waiting after this
-STOP_GRACE_SECONDS = 5                  # `mindinsight stop` waits this long before SIGKILL
+APP_LOG_MAX_BYTES = 50 * 1024 * 1024  # application log rotates at 50 MB ...
+APP_LOG_BACKUP_COUNT = 30  # ... keeping 30 files, as the original
+MAX_RELOAD_INTERVAL = 300  # seconds; --reload-interval is 0..300
+START_TIMEOUT_SECONDS = 30  # `mindinsight start` gives up waiting after this
+STOP_GRACE_SECONDS = 5  # `mindinsight stop` waits this long before SIGKILL
 
 
 def steps_per_tag(plugin: PluginName) -> int:
@@ -67,11 +68,11 @@ def steps_per_tag(plugin: PluginName) -> int:
 
 
 # -- serving (mindinsight/backend/serving.py) --------------------------------------------
-SERVING_POOL_THREADS = min(30, 2 * (os.cpu_count() or 1) + 1)   # the original's thread count
-ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024     # all reusable answers kept together ...
+SERVING_POOL_THREADS = min(30, 2 * (os.cpu_count() or 1) + 1)  # the original's thread count
+ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024  # all reusable answers kept together ...
 ANSWER_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024  # ... and the largest one worth keeping
-DERIVED_VALUES_KEPT = 256                     # derived values per tag kept (mindinsight/cache/memo.py)
-SERIALIZED_ANSWERS_KEPT = 64                  # JSON bodies of derived answers kept (a 1,000-point scalar ~70 KB)
+DERIVED_VALUES_KEPT = 256  # derived values per tag kept (mindinsight/cache/memo.py)
+SERIALIZED_ANSWERS_KEPT = 64  # JSON bodies of derived answers kept (a 1,000-point scalar ~70 KB)
 
 
 # -- images and tensors (services/images.py, services/tensors.py) ---------------------------
@@ -79,7 +80,7 @@ SERIALIZED_ANSWERS_KEPT = 64                  # JSON bodies of derived answers k
 # adds the sample's wall time to the URL, so a replaced image gets a new URL); ``step=-1``
 # (the latest image) is revalidated with its ETag on every use.
 IMAGE_MAX_AGE_SECONDS = 3600
-MAX_TENSOR_SLICE_DIMS = 2            # items of a tensor ``dims`` query that may hold ':'
+MAX_TENSOR_SLICE_DIMS = 2  # items of a tensor ``dims`` query that may hold ':'
 
 
 # -- access (backend/access.py, backend/serving.py) -----------------------------------------
@@ -89,15 +90,15 @@ MAX_URL_LENGTH = 32 * 1024
 # gunicorn reads request lines up to this (its own plain-text 414 beyond); above MAX_URL_LENGTH
 # so the front can answer JSON, bounded so 1,000 connections cannot hold much memory.
 MAX_REQUEST_LINE_BYTES = 4 * MAX_URL_LENGTH
-MIN_TOKEN_LENGTH = 16                 # an access token given with --token / MINDINSIGHT_TOKEN
+MIN_TOKEN_LENGTH = 16  # an access token given with --token / MINDINSIGHT_TOKEN
 MAX_TOKEN_LENGTH = 256
-GENERATED_TOKEN_BYTES = 32            # secrets.token_urlsafe(32): 43 characters, 256 bits
+GENERATED_TOKEN_BYTES = 32  # secrets.token_urlsafe(32): 43 characters, 256 bits
 
 
 # -- lineage (cache/lineage_store.py, services/lineage*.py) ---------------------------------
-LINEAGE_MAX_PAGE_LIMIT = 100          # a lineage query's ``limit`` is in 1..100
-LINEAGE_MAX_PAGE_OFFSET = 100000      # ... and its ``offset`` (a page index) in 0..100000
-LINEAGE_DEFAULT_PAGE_LIMIT = 10       # when only ``offset`` is given
-LINEAGE_MAX_TAG = 10                  # added_info ``tag``: an icon index 0..10
-LINEAGE_MAX_REMARK_LENGTH = 128       # added_info ``remark`` characters
+LINEAGE_MAX_PAGE_LIMIT = 100  # a lineage query's ``limit`` is in 1..100
+LINEAGE_MAX_PAGE_OFFSET = 100000  # ... and its ``offset`` (a page index) in 0..100000
+LINEAGE_DEFAULT_PAGE_LIMIT = 10  # when only ``offset`` is given
+LINEAGE_MAX_TAG = 10  # added_info ``tag``: an icon index 0..10
+LINEAGE_MAX_REMARK_LENGTH = 128  # added_info ``remark`` characters
 OPTIMIZER_MAX_USER_DEFINED_COLUMNS = 100  # user-defined columns considered by targets/search

@@ -19,8 +19,8 @@ class JobData:
     def __init__(self):
         self.lock = threading.RLock()
         self.version = 0  # bumped by every write: readers compare it to see a change
-        self._series: "OrderedDict[tuple[PluginName, str], Reservoir]" = OrderedDict()  # insertion = age
-        self._evicted: "OrderedDict[tuple[PluginName, str], None]" = OrderedDict()
+        self._series: OrderedDict[tuple[PluginName, str], Reservoir] = OrderedDict()  # insertion = age
+        self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
         self.lineage = LineageData()
 
     # -- writing ----------------------------------------------------------------------

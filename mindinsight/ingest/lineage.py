@@ -1,4 +1,5 @@
 """Parse ``_lineage`` files into a job's ``LineageData`` (file-formats.md section 5)."""
+
 import logging
 
 from google.protobuf.message import DecodeError
