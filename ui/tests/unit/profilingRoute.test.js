@@ -18,4 +18,10 @@ describe('profilingRoute', () => {
       'graphMode',
     )
   })
+
+  it('gives no link while the app has no page at that path', () => {
+    const hasPage = (path) => path === '/profiling'
+    expect(profilingRoute({ ...JOB, profiler_type: 'ascend' }, hasPage).path).toBe('/profiling')
+    expect(profilingRoute({ ...JOB, profiler_type: 'gpu' }, hasPage)).toBeNull()
+  })
 })
