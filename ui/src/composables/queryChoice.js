@@ -1,0 +1,23 @@
+import { computed } from 'vue'
+import { useRoute, useRouter } from 'vue-router'
+
+/**
+ * A choice kept in the route query (`?view=top`): reads `name` when it is one of `allowed`, else
+ * `fallback`; writing the fallback removes the parameter so default URLs stay short.
+ */
+export function useQueryChoice(name, allowed, fallback) {
+  const route = useRoute()
+  const router = useRouter()
+  return computed({
+    get: () => {
+      const value = route.query[name]
+      return typeof value === 'string' && allowed.includes(value) ? value : fallback
+    },
+    set: (value) => {
+      const query = { ...route.query }
+      if (value === fallback) delete query[name]
+      else query[name] = value
+      router.replace({ query })
+    },
+  })
+}
