@@ -143,6 +143,13 @@ def test_node_query_opens_the_node_and_the_list_picks_another(page, server):
     expect(info.locator('tr[data-key="batch_size"] td')).to_have_text("32")
     assert border_of(drawn(page), "Batch") == 3
 
+    # Download saves the drawing as a PNG named after the job.
+    with page.expect_download() as download_info:
+        page.get_by_test_id("data-map-download").click()
+    download = download_info.value
+    assert download.suggested_filename == "a_lenet_collector_map.png"
+    assert open(download.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
     # Close leads back to the job's dashboard.
     page.get_by_test_id("page-close").click()
     expect(page).to_have_url(re.compile(r"#/train-manage/training-dashboard\?id=\./a_lenet_collector$"))
