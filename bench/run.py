@@ -1,4 +1,4 @@
-"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server] [--ui] [--lineage]``.
+"""MindInsight benchmark: ``python bench/run.py [--quick] [--data-dir D] [--skip-server] [--ui] [--lineage] [--graph]``.
 
 Generates the two logs of issue #3 with our SummaryWriter (cached in the data dir), then
 measures through the server's own code and prints one table:
@@ -13,7 +13,9 @@ measures through the server's own code and prints one table:
   clients, slices of a 10,000,000-value tensor once loaded;
 * with ``--ui``: cold page loads in headless Chromium (bench/ui_bench.py): summary list visible,
   first dashboard and scalar-page chart drawn, initial JS of the dashboard;
-* with ``--lineage``: lineage queries over 999 jobs with ``_lineage`` files (bench/lineage_bench.py).
+* with ``--lineage``: lineage queries over 999 jobs with ``_lineage`` files (bench/lineage_bench.py);
+* with ``--graph``: the computational graph of a ResNet-50 log served by a real server: top level,
+  every scope's children, name search (bench/graph_http_bench.py).
 
 Each in-process figure runs in a fresh child process (bench/inproc.py); the load generator
 (bench/loadgen.py) runs in its own process so it never shares the server's GIL.
@@ -121,6 +123,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="also the lineage figures (999 jobs with _lineage files, bench/lineage_bench.py)",
     )
+    parser.add_argument(
+        "--graph",
+        action="store_true",
+        help="also the graph figures over HTTP (ResNet-50 test fixture, bench/graph_http_bench.py)",
+    )
     parser.add_argument("--ui-runs", type=int, default=5, help="cold page loads per UI figure (median shown)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -194,6 +201,10 @@ def main(argv=None) -> int:
         import lineage_bench
 
         rows.extend(lineage_bench.run(args.data_dir))
+    if args.graph:
+        import graph_http_bench
+
+        rows.extend(graph_http_bench.run())
     if args.ui:
         import ui_bench
 

@@ -20,6 +20,7 @@ TEXTS = {
         "scalar": "Training Scalar Information",
         "histogram": "Parameter Distribution",
         "tensor": "Tensor",
+        "dataGraph": "Data Graph",
         "image": "Data Sampling",
         "switch": "Switch Tag",
         "how_to": "save tensor data",
@@ -29,6 +30,7 @@ TEXTS = {
         "scalar": "训练标量信息",
         "histogram": "参数分布图",
         "tensor": "张量",
+        "dataGraph": "数据图",
         "image": "数据抽样",
         "switch": "切换标签",
         "how_to": "保存张量数据",
@@ -78,7 +80,7 @@ def test_each_card_shows_its_data_and_opens_its_page(new_page, server, locale):
     page.goto(dashboard_url(server, "./b_summary_ops"))
     wait_for_cards(page)
     kinds = page.get_by_test_id("dashboard-card").evaluate_all("els => els.map(e => e.dataset.kind)")
-    assert kinds == ["scalar", "histogram", "tensor", "image"]
+    assert kinds == ["scalar", "histogram", "tensor", "dataGraph", "image"]
     for kind in kinds:
         expect(card(page, kind).locator("h2")).to_have_text(texts[kind])
 

@@ -21,6 +21,11 @@ export default [
     component: defineAsyncComponent(() => import('../../components/dashboard/TensorCard.vue')),
   },
   {
+    kind: 'dataGraph',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/DataGraphCard.vue')),
+  },
+  {
     kind: 'image',
     deferred: true,
     component: defineAsyncComponent(() => import('../../components/dashboard/ImageCard.vue')),

@@ -1,0 +1,183 @@
+"""The data map in a real browser: the original's hash route draws the job's data-processing
+pipeline, a click on a node shows its parameters (and a Map's tensor operations), the chosen node
+lives in the URL, and the dashboard's data graph card shows a thumbnail that opens the page.
+
+a_lenet_collector's lineage records MnistDataset -> Map[TypeCast] -> Map[Resize, Rescale,
+Rescale, HwcToChw] -> Shuffle(buffer_size 1024) -> Batch(batch_size 32); b_summary_ops records
+no pipeline.
+"""
+
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_dashboard import hash_route
+from tests.helpers.fixtures import copy_job
+from tests.helpers.server import running_server
+
+JOB = "./a_lenet_collector"
+PIPELINE = ["MnistDataset", "Map", "Map", "Shuffle", "Batch"]
+TEXTS = {
+    "en-US": {"title": "Data Graph", "info": "Node Information", "legend": "Create", "operations": "Operations"},
+    "zh-CN": {"title": "数据图", "info": "节点信息", "legend": "创建", "operations": "算子"},
+}
+WAIT = 20_000
+
+# The drawn tree (the chart's option): [name, label, border width, children] from the root.
+DRAWN_TREE = """el => {
+  const walk = (item) => [item.name, item.label.formatter, item.itemStyle.borderWidth, (item.children || []).map(walk)]
+  return walk(el.__miChart.getOption().series[0].data[0])
+}"""
+# Page coordinates of the centre of the drawn node named `name` (its `index`-th, in drawing order).
+NODE_CENTRE = """(el, [name, index]) => {
+  const data = el.__miChart.getModel().getSeriesByIndex(0).getData()
+  const found = []
+  for (let i = 0; i < data.count(); i++) if (data.getName(i) === name) found.push(i)
+  const [x, y] = data.getItemGraphicEl(found[index]).transformCoordToGlobal(0, 0)
+  const box = el.getBoundingClientRect()
+  return [box.left + x, box.top + y]
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(built_ui, tmp_path_factory):
+    base = tmp_path_factory.mktemp("datamap") / "summary_base"
+    copy_job("a_lenet_collector", base / "a_lenet_collector")
+    copy_job("b_summary_ops", base / "b_summary_ops")
+    with running_server(base, tmp_path_factory.mktemp("workspace"), reload_interval=0) as running:
+        yield running
+
+
+def map_url(server, train_id: str = JOB, **extra) -> str:
+    url = f"{server.url}/#/train-manage/data-map?train_id={quote(train_id, safe='./')}"
+    return url + "".join(f"&{key}={value}" for key, value in extra.items())
+
+
+def chain(tree) -> list[str]:
+    """Node names from the source to the root of a single-chain tree."""
+    names = []
+    while tree:
+        names.append(tree[0])
+        tree = tree[3][0] if tree[3] else None
+    return names[::-1]
+
+
+def drawn(page):
+    chart = page.locator('[data-testid="pipeline-chart"][data-rendered="true"]')
+    expect(chart).to_have_count(1, timeout=WAIT)
+    return chart.evaluate(DRAWN_TREE)
+
+
+def click_node(page, name: str, index: int = 0):
+    x, y = page.get_by_test_id("pipeline-chart").evaluate(NODE_CENTRE, [name, index])
+    page.mouse.click(x, y)
+
+
+def border_of(tree, name: str) -> int:
+    while tree:
+        if tree[0] == name:
+            return tree[2]
+        tree = tree[3][0] if tree[3] else None
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_data_map_draws_the_pipeline_and_shows_a_clicked_node(new_page, server, locale):
+    page = new_page(locale)
+    texts = TEXTS[locale]
+    page.goto(map_url(server))
+    expect(page.get_by_test_id("page-title")).to_have_text(texts["title"])
+    expect(page.get_by_test_id("node-panel")).to_contain_text(texts["info"])
+    expect(page.get_by_test_id("data-map-legend")).to_contain_text(texts["legend"])
+
+    tree = drawn(page)
+    assert chain(tree) == PIPELINE
+    # The Maps list their tensor operations inside their box.
+    map_labels = [tree[3][0][3][0][1], tree[3][0][3][0][3][0][1]]
+    assert all(op in map_labels[0] for op in ("Resize", "Rescale", "HwcToChw"))
+    assert "TypeCast" in map_labels[1]
+    assert border_of(tree, "Shuffle") == 1
+
+    # A click on Shuffle: its parameters in the panel, its border marked, the node in the URL.
+    click_node(page, "Shuffle")
+    info = page.get_by_test_id("node-info")
+    expect(info).to_have_attribute("data-op-type", "Shuffle")
+    expect(info.locator('tr[data-key="buffer_size"] td')).to_have_text("1024")
+    expect(info.locator('tr[data-key="reset_each_epoch"] td')).to_have_text("true")
+    expect(page).to_have_url(re.compile(r"[?&]node=n\d+"))
+    assert border_of(drawn(page), "Shuffle") == 3
+
+    # A click on the second Map: its parameters and each operation with its own.
+    click_node(page, "Map", 0)
+    expect(info).to_have_attribute("data-op-type", "Map")
+    expect(info).to_contain_text(texts["operations"])
+    operations = info.get_by_test_id("node-operation")
+    expect(operations).to_have_count(4)
+    expect(operations.first).to_have_attribute("data-name", "Resize")
+    expect(operations.first.locator('tr[data-key="size"] td')).to_have_text("32, 32")
+    expect(info.locator('tr[data-key="input_columns"] td').first).to_have_text("image")
+    assert border_of(drawn(page), "Shuffle") == 1
+
+
+def test_node_query_opens_the_node_and_the_list_picks_another(page, server):
+    page.goto(map_url(server))
+    drawn(page)
+    click_node(page, "MnistDataset")
+    info = page.get_by_test_id("node-info")
+    expect(info).to_have_attribute("data-op-type", "MnistDataset")
+    expect(info.locator('tr[data-key="dataset_dir"] td')).to_have_text("/data/mnist/train")
+    link = page.url
+
+    # The same link in a new page opens the same node.
+    other = page.context.new_page()
+    other.goto(link)
+    expect(other.get_by_test_id("node-info")).to_have_attribute("data-op-type", "MnistDataset")
+    other.close()
+
+    # The panel's list picks a node without the mouse on the drawing (sources first).
+    page.get_by_test_id("node-select").click()
+    page.locator(".el-select-dropdown__item", has_text="5. Batch").click()
+    expect(info).to_have_attribute("data-op-type", "Batch")
+    expect(info.locator('tr[data-key="batch_size"] td')).to_have_text("32")
+    assert border_of(drawn(page), "Batch") == 3
+
+    # Download saves the drawing as a PNG named after the job.
+    with page.expect_download() as download_info:
+        page.get_by_test_id("data-map-download").click()
+    download = download_info.value
+    assert download.suggested_filename == "a_lenet_collector_map.png"
+    assert open(download.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+    # Close leads back to the job's dashboard.
+    page.get_by_test_id("page-close").click()
+    expect(page).to_have_url(re.compile(r"#/train-manage/training-dashboard\?id=\./a_lenet_collector$"))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_dashboard_card_shows_the_pipeline_and_opens_the_data_map(new_page, server, locale):
+    page = new_page(locale)
+    page.goto(f"{server.url}/#/train-manage/training-dashboard?id={quote(JOB, safe='./')}")
+    card = page.locator('[data-testid="dashboard-card"][data-kind="dataGraph"]')
+    expect(card).to_have_attribute("data-state", "ready", timeout=WAIT)
+    expect(card.locator("h2")).to_have_text(TEXTS[locale]["title"])
+    thumbnail = card.locator('[data-testid="pipeline-chart"][data-rendered="true"]')
+    expect(thumbnail).to_have_count(1, timeout=WAIT)
+    assert chain(thumbnail.evaluate(DRAWN_TREE)) == PIPELINE
+
+    card.locator(".card-body").click(position={"x": 20, "y": 20})
+    expect(page).to_have_url(re.compile(r"#/train-manage/data-map\?"))
+    assert hash_route(page.url) == ("/train-manage/data-map", {"train_id": JOB})
+    assert chain(drawn(page)) == PIPELINE
+
+
+def test_a_job_without_pipeline_says_so(page, server):
+    page.goto(map_url(server, "./b_summary_ops"))
+    expect(page.get_by_test_id("no-data-map")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("pipeline-chart")).to_have_count(0)
+
+    page.goto(f"{server.url}/#/train-manage/training-dashboard?id=./b_summary_ops")
+    card = page.locator('[data-testid="dashboard-card"][data-kind="dataGraph"]')
+    expect(card).to_have_attribute("data-state", "empty", timeout=WAIT)
+    expect(card.get_by_test_id("card-link")).to_have_count(0)

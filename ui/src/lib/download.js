@@ -1,0 +1,11 @@
+// Browser downloads of data made in the page.
+
+/** Starts a browser download of a `data:` (or object) URL under `fileName`. */
+export function downloadDataUrl(url, fileName) {
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  document.body.appendChild(link)
+  link.click()
+  link.remove()
+}

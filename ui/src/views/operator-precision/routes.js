@@ -1,0 +1,7 @@
+export default [
+  {
+    path: '/train-manage/operatorPrecision',
+    name: 'operator-precision',
+    component: () => import('./OperatorPrecisionPage.vue'),
+  },
+]
