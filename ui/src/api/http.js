@@ -88,3 +88,7 @@ export function get(url, params, options = {}) {
 export function post(url, body, params, options = {}) {
   return request('POST', url, { params, body, signal: options.signal })
 }
+
+export function put(url, body, params, options = {}) {
+  return request('PUT', url, { params, body, signal: options.signal })
+}

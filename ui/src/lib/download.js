@@ -9,3 +9,10 @@ export function downloadDataUrl(url, fileName) {
   link.click()
   link.remove()
 }
+
+/** Starts a browser download of `text`. */
+export function downloadText(text, fileName, mimeType) {
+  const url = URL.createObjectURL(new Blob([text], { type: mimeType }))
+  downloadDataUrl(url, fileName)
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}

@@ -2,6 +2,7 @@
 // `graphs/nodes/all`) with the `precision_flag` attribute MindSpore sets on operators whose
 // precision was raised or reduced by mixed precision. As in the original, operators whose flag
 // says "reduce" come first, then the other flagged ones, then the rest, each in graph order.
+import { safeFileName, toCsv } from './csv.js'
 
 /** The text of a string attribute as the graph answer prints it (`dtype: DT_STRING str_val: "reduce"`). */
 export function attrText(value) {
@@ -61,11 +62,6 @@ export function filterRows(rows, text, { flaggedOnly = false } = {}) {
   )
 }
 
-function csvField(value) {
-  const text = String(value ?? '')
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
 function edgesText(edges) {
   return edges.map((edge) => `${edge.name} ${edge.shape} ${edge.dataType}`).join('; ')
 }
@@ -75,21 +71,15 @@ function edgesText(edges) {
  * flag, reduced, inputs, outputs); `yesNo` gives the texts of the reduced column.
  */
 export function operatorsCsv(rows, header, yesNo = ['yes', 'no']) {
-  const lines = [header.map(csvField).join(',')]
-  for (const row of rows) {
+  const lines = rows.map((row) => {
     const reduced = row.reduced === null ? '' : row.reduced ? yesNo[0] : yesNo[1]
     const fields = [row.id, row.opName, row.name, row.type, row.precisionFlag, reduced]
-    lines.push([...fields, edgesText(row.inputs), edgesText(row.outputs)].map(csvField).join(','))
-  }
-  return `${lines.join('\r\n')}\r\n`
+    return [...fields, edgesText(row.inputs), edgesText(row.outputs)]
+  })
+  return toCsv(header, lines)
 }
 
 /** Download name: `operator_precision_<job>_<graph file>.csv`. */
 export function csvFileName(trainId, tag) {
-  const clean = (text) =>
-    String(text || '')
-      .replace(/^\.\//, '')
-      .replace(/[^\w.-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-  return `${['operator_precision', clean(trainId), clean(tag)].filter(Boolean).join('_')}.csv`
+  return safeFileName(['operator_precision', trainId, tag], 'csv')
 }

@@ -1,3 +1,5 @@
+import { safeFileName, toCsv } from './csv.js'
+
 // Download of one chart's data as CSV or JSON. Rows keep every point the server sent, non-finite
 // ones included (named NaN / Infinity / -Infinity when known), plus the smoothed value drawn.
 
@@ -13,22 +15,16 @@ export function exportRows(tag, points, smoothed) {
   }))
 }
 
-function csvField(text) {
-  const value = String(text)
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
-}
-
 /** CSV with a header line; a non-finite value is written as its name (NaN, Infinity, -Infinity) or left empty. */
 export function rowsToCsv(rows, { withSmoothed = false, withTag = false } = {}) {
   const header = [...(withTag ? ['tag'] : []), 'wall_time', 'step', 'value', ...(withSmoothed ? ['smoothed'] : [])]
-  const lines = [header.join(',')]
-  for (const row of rows) {
+  const lines = rows.map((row) => {
     const value = row.value ?? (row.non_finite && row.non_finite !== 'null' ? row.non_finite : '')
     const fields = [...(withTag ? [row.tag] : []), row.wall_time, row.step, value]
     if (withSmoothed) fields.push(row.smoothed ?? '')
-    lines.push(fields.map(csvField).join(','))
-  }
-  return `${lines.join('\r\n')}\r\n`
+    return fields
+  })
+  return toCsv(header, lines)
 }
 
 function jsonPoints(rows, smoothing) {
@@ -53,22 +49,5 @@ export function rowsToJson(rowsByTag, { trainId, smoothing }) {
 
 /** A file name safe on every OS: "<job>_<tag>.<ext>" with other characters replaced by '_'. */
 export function exportFileName(trainId, tag, extension) {
-  const clean = (text) =>
-    String(text)
-      .replace(/^\.\//, '')
-      .replace(/[^\w.-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-  return `${[clean(trainId), clean(tag)].filter(Boolean).join('_') || 'scalar'}.${extension}`
-}
-
-/** Starts a browser download of `text`. */
-export function downloadText(text, fileName, mimeType) {
-  const url = URL.createObjectURL(new Blob([text], { type: mimeType }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 0)
+  return safeFileName([trainId, tag], extension, 'scalar')
 }
