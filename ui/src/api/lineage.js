@@ -1,0 +1,18 @@
+// Lineage of every train job (POST/PUT lineagemgr/lineages) and the optimization objective
+// (POST optimizer/targets/search).
+import { post, put } from './http.js'
+
+/** Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`. */
+export function searchLineages(lineageType, options) {
+  return post('lineagemgr/lineages', { lineage_type: { in: [lineageType] } }, undefined, options)
+}
+
+/** Stores a job's tag (0..10, 0 clears it) and/or remark (at most 128 characters). */
+export function updateLineageInfo(trainId, info) {
+  return put('lineagemgr/lineages', info, { train_id: trainId })
+}
+
+/** How much each hyper-parameter matters for each metric: `{metadata, targets}`. */
+export function searchOptimizerTargets(options) {
+  return post('optimizer/targets/search', {}, undefined, options)
+}
