@@ -16,3 +16,8 @@ export function updateLineageInfo(trainId, info) {
 export function searchOptimizerTargets(options) {
   return post('optimizer/targets/search', {}, undefined, options)
 }
+
+/** One job's lineage answer (`object` holds at most that job). */
+export function fetchJobLineage(trainId, options) {
+  return post('lineagemgr/lineages', { summary_dir: { in: [trainId] } }, undefined, options)
+}

@@ -160,21 +160,35 @@ function thresholdSeries(line, index, threshold, logY) {
 
 /**
  * @param {object} params
- * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null}>} params.lines
+ * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null, color?:string}>} params.lines
  * @param {{x?: number[]|null, y?: Array<number[]|null>}|null} params.zoom the current zoom window
- * @param {string[]} params.colors one colour per line
+ * @param {string[]} params.colors one colour per line (a line's own `color` wins)
  * @param {object} params.labels tooltip texts (run, tag, smoothed, value, step, relativeTime, absoluteTime, kind())
+ * @param {boolean} params.sharedAxis every line on one y axis (one tag of several runs), named by the
+ *   run; otherwise each line has its own y axis named by its tag (synthesis of two tags)
  */
-export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY = false, zoom = null, colors, labels }) {
+export function buildScalarOption({
+  lines,
+  smoothing = 0,
+  xAxis = 'step',
+  logY = false,
+  zoom = null,
+  colors,
+  labels,
+  sharedAxis = false,
+}) {
   const series = []
-  lines.forEach(({ tag, line, threshold }, index) => {
-    const color = colors[index % colors.length]
+  const lineColor = (index) => lines[index]?.color || colors[index % colors.length]
+  lines.forEach(({ tag, run, line, threshold }, index) => {
+    const color = lineColor(index)
+    const name = sharedAxis ? run : tag
+    const yAxisIndex = sharedAxis ? 0 : index
     if (smoothing > 0) {
       series.push({
         id: `raw-${index}`,
         type: 'line',
-        name: tag,
-        yAxisIndex: index,
+        name,
+        yAxisIndex,
         data: line.points.map((point) => [point.x, point.drawn]),
         showSymbol: false,
         connectNulls: false,
@@ -187,8 +201,8 @@ export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY =
     series.push({
       id: `smoothed-${index}`,
       type: 'line',
-      name: tag,
-      yAxisIndex: index,
+      name,
+      yAxisIndex,
       data: line.points.map((point) => [point.x, point.smoothed]),
       showSymbol: false,
       connectNulls: false,
@@ -199,7 +213,7 @@ export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY =
     })
     if (threshold) series.push(thresholdSeries(line, index, threshold, logY))
   })
-  const count = lines.length
+  const count = sharedAxis ? 1 : lines.length
   return {
     animationDuration: 300,
     grid: { left: 12, right: count > 1 ? 12 : 28, top: count > 1 ? 44 : 24, bottom: 8, containLabel: true },
@@ -215,7 +229,7 @@ export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY =
             const index = Number(String(item.seriesId).slice('smoothed-'.length))
             const entry = lines[index]
             const point = entry?.line.points[item.dataIndex]
-            return point && { color: colors[index % colors.length], run: entry.run, tag: entry.tag, point }
+            return point && { color: lineColor(index), run: entry.run, tag: entry.tag, point }
           })
           .filter(Boolean)
         return rows.length ? tooltipHtml(rows, labels, { smoothing }) : ''
@@ -234,9 +248,11 @@ export function buildScalarOption({ lines, smoothing = 0, xAxis = 'step', logY =
       outOfBrush: { colorAlpha: 1 },
     },
     xAxis: xAxisOption(xAxis, zoom?.x),
-    yAxis: lines.map(({ tag }, index) =>
-      yAxisOption({ index, count, logY, range: zoom?.y?.[index], name: tag, color: colors[index % colors.length] }),
-    ),
+    yAxis: sharedAxis
+      ? [yAxisOption({ index: 0, count, logY, range: zoom?.y?.[0], name: '' })]
+      : lines.map(({ tag }, index) =>
+          yAxisOption({ index, count, logY, range: zoom?.y?.[index], name: tag, color: lineColor(index) }),
+        ),
     series,
   }
 }
