@@ -22,6 +22,7 @@ TEXTS = {
         "tensor": "Tensor",
         "dataGraph": "Data Graph",
         "image": "Data Sampling",
+        "landscape": "Loss Function Multidimensional Analysis",
         "switch": "Switch Tag",
         "how_to": "save tensor data",
         "skipped": "1 damaged record was skipped",
@@ -32,6 +33,7 @@ TEXTS = {
         "tensor": "张量",
         "dataGraph": "数据图",
         "image": "数据抽样",
+        "landscape": "损失函数多维分析",
         "switch": "切换标签",
         "how_to": "保存张量数据",
         "skipped": "已跳过 1 条损坏的记录",
@@ -80,7 +82,7 @@ def test_each_card_shows_its_data_and_opens_its_page(new_page, server, locale):
     page.goto(dashboard_url(server, "./b_summary_ops"))
     wait_for_cards(page)
     kinds = page.get_by_test_id("dashboard-card").evaluate_all("els => els.map(e => e.dataset.kind)")
-    assert kinds == ["scalar", "histogram", "tensor", "dataGraph", "image"]
+    assert kinds == ["scalar", "histogram", "tensor", "dataGraph", "image", "landscape"]
     for kind in kinds:
         expect(card(page, kind).locator("h2")).to_have_text(texts[kind])
 

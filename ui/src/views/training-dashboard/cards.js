@@ -30,4 +30,9 @@ export default [
     deferred: true,
     component: defineAsyncComponent(() => import('../../components/dashboard/ImageCard.vue')),
   },
+  {
+    kind: 'landscape',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/LandscapeCard.vue')),
+  },
 ]

@@ -1,0 +1,143 @@
+"""The loss landscape pages in a real browser (echarts-gl draws with WebGL, which headless Chromium
+provides in software), on d_landscape_epoch: two PCA landscapes along the training track over
+epochs 1-4 and 5-8 (5 x 5 grids), and one random-direction final landscape.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_dashboard import hash_route
+from tests.helpers.fixtures import copy_job
+from tests.helpers.server import running_server
+
+JOB = "./d_landscape_epoch"
+WAIT = 20_000
+TEXTS = {
+    "en-US": {"title": "Loss Function Multidimensional Analysis", "compare": "Loss Function Comparison"},
+    "zh-CN": {"title": "损失函数多维分析", "compare": "损失函数对比"},
+}
+
+
+@pytest.fixture(scope="module")
+def server(built_ui, tmp_path_factory):
+    base = tmp_path_factory.mktemp("landscape") / "summary_base"
+    copy_job("d_landscape_epoch", base / "d_landscape_epoch")
+    copy_job("d_landscape_epoch", base / "d_landscape_copy")
+    copy_job("b_summary_ops", base / "b_summary_ops")
+    with running_server(base, tmp_path_factory.mktemp("workspace"), reload_interval=0) as running:
+        yield running
+
+
+def option(page, testid: str, expression: str):
+    chart = page.get_by_test_id(testid).first
+    expect(chart).to_have_attribute("data-rendered", "true", timeout=WAIT)
+    return chart.evaluate(f"el => {{ const option = el.__miChart.getOption(); return {expression} }}")
+
+
+def series_types(page, testid: str = "landscape-chart") -> list[str]:
+    return option(page, testid, "option.series.map(s => s.type)")
+
+
+def landscape(server, interval_index: int = 0) -> dict:
+    intervals = server.get("/datavisual/landscape/intervals", params={"train_id": JOB}).json()["intervals"]
+    params = {"train_id": JOB, "type": "interval", "interval_id": intervals[interval_index]["id"]}
+    return server.get("/datavisual/landscape/landscapes", params=params).json()["landscapes"][0]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_three_forms_of_the_same_landscape_with_the_track(new_page, server, locale):
+    page = new_page(locale)
+    expected = landscape(server)
+    page.goto(f"{server.url}/#/train-manage/loss-analysis?train_id={JOB}")
+    expect(page.get_by_test_id("page-title")).to_have_text(TEXTS[locale]["title"])
+
+    # 3-D first: the surface over the 5 x 5 grid, the track and its two ends.
+    types = series_types(page)
+    assert types[0] == "surface" and "line3D" in types and "scatter3D" in types
+    assert option(page, "landscape-chart", "option.series[0].data.length") == 25
+    track = option(page, "landscape-chart", "option.series.find(s => s.type === 'line3D').data")
+    assert [point[:2] for point in track] == [list(xy) for xy in zip(expected["path"]["x"], expected["path"]["y"])]
+
+    # Isoline map: one line per contour level (10 by default) and the track with start and end marks.
+    page.get_by_test_id("form-isoline").click()
+    page.wait_for_function("() => location.hash.includes('form=isoline')")
+    types = series_types(page)
+    assert types.count("line") == 10 + 1
+    marks = option(page, "landscape-chart", "option.series.find(s => s.id === 'track').markPoint.data.map(d => d.name)")
+    assert len(marks) == 2
+    assert option(page, "landscape-chart", "option.series.find(s => s.id === 'track').data.length") == 4
+
+    # Topographic map: filled bands.
+    page.get_by_test_id("form-topographic").click()
+    page.wait_for_function("() => location.hash.includes('form=topographic')")
+    assert "custom" in series_types(page)
+
+
+def test_settings_and_interval_change_the_drawing(page, server):
+    page.goto(f"{server.url}/#/train-manage/loss-analysis?train_id={JOB}&form=isoline")
+    assert series_types(page).count("line") == 11
+    page.get_by_test_id("setting-contours").click()
+    page.locator(".el-select-dropdown__item:visible", has_text="5").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=landscape-chart]').__miChart.getOption()"
+        ".series.filter(s => s.type === 'line').length === 6"
+    )
+
+    page.get_by_test_id("form-3d").click()
+    before = option(page, "landscape-chart", "option.series[0].itemStyle.opacity")
+    slider = page.get_by_test_id("setting-opacity").locator(".el-slider__runway")
+    box = slider.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=landscape-chart]').__miChart.getOption()"
+        f".series[0].itemStyle.opacity !== {before}"
+    )
+    assert option(page, "landscape-chart", "option.series[0].itemStyle.opacity") < before
+
+    # The second interval (epochs 5-8): another track, and the interval in the URL.
+    second = landscape(server, 1)
+    page.get_by_test_id("interval-select").click()
+    page.locator(".el-select-dropdown__item:visible", has_text="5-8").click()
+    page.wait_for_function("() => location.hash.includes('interval=')")
+    page.wait_for_function(
+        f"""() => {{
+            const s = document.querySelector('[data-testid=landscape-chart]').__miChart.getOption()
+                .series.find(s => s.type === 'line3D')
+            return s && Math.abs(s.data[0][0] - {second["path"]["x"][0]}) < 1e-9
+        }}"""
+    )
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_comparison_tile_overlay_and_placeholder(new_page, server, locale):
+    page = new_page(locale)
+    runs = f"{JOB},./d_landscape_copy,./b_summary_ops"
+    page.goto(f"{server.url}/#/compare-analysis/loss?runs={runs}")
+    expect(page.locator("h1")).to_have_text(TEXTS[locale]["compare"])
+    # Tile: a chart for each training with a final landscape, a how-to for the one without.
+    expect(page.get_by_test_id("tile-chart")).to_have_count(2, timeout=WAIT)
+    expect(page.get_by_test_id("no-landscape-run")).to_have_count(1)
+    expect(page.get_by_test_id("no-landscape-run")).to_contain_text("SummaryCollector")
+    assert series_types(page, "tile-chart")[0] == "surface"
+
+    # Overlay: both surfaces in one 3-D grid.
+    page.get_by_test_id("mode-overlay").click()
+    page.wait_for_function("() => location.hash.includes('mode=overlay')")
+    assert series_types(page, "overlay-chart").count("surface") == 2
+    expect(page.get_by_test_id("tile-chart")).to_have_count(0)
+
+    # The isoline form tiles again.
+    page.get_by_test_id("compare-form-isoline").click()
+    expect(page.get_by_test_id("tile-chart")).to_have_count(2)
+    assert "line" in series_types(page, "tile-chart")
+
+
+def test_dashboard_card_opens_the_loss_analysis(page, server):
+    page.goto(f"{server.url}/#/train-manage/training-dashboard?id={JOB}")
+    card = page.locator('[data-testid=dashboard-card][data-kind="landscape"]')
+    expect(card).to_have_attribute("data-state", "ready", timeout=WAIT)
+    assert series_types(page, "landscape-card-chart")[0] == "surface"
+    card.get_by_test_id("card-link").click()
+    expect(page.get_by_test_id("loss-analysis-page")).to_be_visible()
+    route, query = hash_route(page.url)
+    assert route == "/train-manage/loss-analysis" and query["train_id"] == JOB

@@ -1,0 +1,3 @@
+export default [
+  { path: '/train-manage/loss-analysis', name: 'loss-analysis', component: () => import('./LossAnalysisPage.vue') },
+]

@@ -1,0 +1,3 @@
+export default [
+  { path: '/compare-analysis/loss', name: 'compare-loss', component: () => import('./LossComparePage.vue') },
+]

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import {
+  contourLevels,
+  contourRings,
+  isolineOption,
+  landscapeGrid,
+  refineGrid,
+  surfaceOption,
+  topographicOption,
+  trackPoints,
+} from '../../src/lib/landscape.js'
+import { intervalSteps, lossCurveOption } from '../../src/lib/landscapeSteps.js'
+import { chosenLandscapeRuns, landscapesByRun } from '../../src/lib/compareLandscapes.js'
+
+// A bowl: z = x² + y² on a 5 x 5 grid from -1 to 1, its minimum in the middle.
+const AXIS = [-1, -0.5, 0, 0.5, 1]
+const BOWL = {
+  train_id: './a',
+  points: { x: AXIS, y: AXIS, z: AXIS.map((y) => AXIS.map((x) => x * x + y * y)) },
+  path: { x: [1, 0.5, 0], y: [1, 0.5, 0], z: [2, 0.5, 0], intervals: [1, 2, 3] },
+  convergence_point: [0, 0, 0],
+}
+
+describe('landscape grid', () => {
+  it('reads vectors and meshgrids alike', () => {
+    const grid = landscapeGrid(BOWL.points)
+    expect(grid).toMatchObject({ xs: AXIS, ys: AXIS, min: 0, max: 2 })
+    const mesh = landscapeGrid({ x: AXIS.map(() => AXIS), y: AXIS.map((y) => AXIS.map(() => y)), z: BOWL.points.z })
+    expect(mesh.xs).toEqual(AXIS)
+    expect(mesh.ys).toEqual(AXIS)
+  })
+
+  it('refines the grid bilinearly, keeping the samples', () => {
+    const { values, width, height } = refineGrid(
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      2,
+    )
+    expect([width, height]).toEqual([3, 3])
+    expect([...values]).toEqual([0, 0.5, 1, 1, 1.5, 2, 2, 2.5, 3])
+  })
+
+  it('puts contour levels strictly between min and max', () => {
+    expect(contourLevels(0, 2, 3)).toEqual([0.5, 1, 1.5])
+  })
+
+  it('finds the ring around the minimum of a bowl, in data coordinates', () => {
+    // The region at or above 0.5: the grid's border with a hole around the minimum.
+    const [contour] = contourRings(landscapeGrid(BOWL.points), [0.5])
+    expect(contour.level).toBe(0.5)
+    expect(contour.rings).toHaveLength(2)
+    const hole = contour.rings.find((ring) => ring.every(([x, y]) => Math.abs(x) < 1 && Math.abs(y) < 1))
+    for (const [x, y] of hole) expect(Math.abs(x * x + y * y - 0.5)).toBeLessThan(0.1)
+  })
+})
+
+describe('landscape options', () => {
+  const labels = { start: 'Start', end: 'End', loss: 'loss' }
+
+  it('draws one line per contour level, the track with its ends, and opens rings along the border', () => {
+    const option = isolineOption(BOWL, { colors: 'jet', contourLines: 4, trackColor: '#000', trackWidth: 2 }, labels)
+    const lines = option.series.filter((series) => series.type === 'line' && series.id !== 'track')
+    expect(lines).toHaveLength(4)
+    const track = option.series.find((series) => series.id === 'track')
+    expect(track.data.map((point) => point.slice(0, 2))).toEqual([
+      [1, 1],
+      [0.5, 0.5],
+      [0, 0],
+    ])
+    expect(track.markPoint.data.map((mark) => mark.name)).toEqual(['Start', 'End'])
+    // The highest level crosses the grid's border: its line is cut there, not drawn along it.
+    const outer = lines[lines.length - 1].data
+    const onBorder = ([x, y]) => x !== null && (Math.abs(x) === 1 || Math.abs(y) === 1)
+    for (let index = 1; index < outer.length; index += 1) {
+      expect(onBorder(outer[index - 1]) && onBorder(outer[index]) && outer[index - 1][0] === outer[index][0]).toBe(
+        false,
+      )
+    }
+  })
+
+  it('fills bands for the topographic map', () => {
+    const option = topographicOption(
+      BOWL,
+      { colors: 'viridis', contourLines: 3, trackColor: '#000', trackWidth: 2 },
+      labels,
+    )
+    expect(option.series.find((series) => series.type === 'custom').data).toHaveLength(4)
+  })
+
+  it('draws a surface with the track, or several surfaces with their convergence points', () => {
+    const settings = {
+      colors: 'jet',
+      opacity: 0.5,
+      illumination: 1,
+      lightAlpha: 0,
+      lightBeta: 0,
+      trackColor: '#f00',
+      trackWidth: 3,
+      viewAlpha: 10,
+      viewBeta: 20,
+    }
+    const single = surfaceOption(BOWL, settings, labels)
+    expect(single.series.map((series) => series.type)).toEqual(['surface', 'line3D', 'scatter3D'])
+    expect(single.series[0].data).toHaveLength(25)
+    expect(single.series[0].data[1]).toEqual([-0.5, -1, 1.25])
+    expect(single.series[0].itemStyle.opacity).toBe(0.5)
+    const { path, ...final } = BOWL
+    expect(path).toBeTruthy()
+    const overlay = surfaceOption([final, { ...final, train_id: './b' }], settings, labels)
+    expect(overlay.series.map((series) => series.type)).toEqual(['surface', 'surface', 'scatter3D'])
+    expect(overlay.visualMap.seriesIndex).toEqual([0, 1])
+    expect(trackPoints(undefined)).toEqual([])
+  })
+})
+
+describe('step selection and comparison', () => {
+  it('turns an epoch interval into steps', () => {
+    expect(intervalSteps({ value: [1, 4] }, { unit: 'epoch', step_per_epoch: 30 })).toEqual([0, 120])
+    expect(intervalSteps({ value: [10, 20] }, { unit: 'step' })).toEqual([10, 20])
+    const option = lossCurveOption([{ step: 1, value: 2 }], [0, 120], { step: 's', loss: 'l' })
+    expect(option.series[0].markArea.data).toEqual([[{ xAxis: 0 }, { xAxis: 120 }]])
+  })
+
+  it('chooses at most three trainings and marks those without a landscape', () => {
+    expect(chosenLandscapeRuns(undefined, ['./a', './b', './c', './d'])).toEqual(['./a', './b', './c'])
+    expect(chosenLandscapeRuns('./d,./a', ['./a', './b', './c', './d'])).toEqual(['./a', './d'])
+    const answer = { landscapes: [BOWL, { error_code: '50545017', train_id: './b' }] }
+    expect(landscapesByRun(['./a', './b'], answer)).toEqual({ './a': BOWL, './b': null })
+  })
+})
