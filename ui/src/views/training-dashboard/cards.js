@@ -1,7 +1,6 @@
-// The cards of the training dashboard, in the original's order. A card is a component taking
-// `{trainId, plugins, revision}` (see components/dashboard/DashboardCard.vue for the frame); the
-// computational graph, data graph, loss landscape and operator cards join this list when their
-// pages arrive (original order: scalar, histogram, tensor, graph, data graph, image, loss, operators).
+// The cards of the training dashboard. A card is a component taking
+// `{trainId, plugins, revision}` (see components/dashboard/DashboardCard.vue for the frame), in the
+// original's order: scalar, histogram, tensor, graph, data graph, image, loss landscape.
 // The first card (scalar) is in the dashboard's own chunk and emits `settled` once its chart is
 // drawn (or it has nothing to draw); the others are `deferred`: their code (and the chart parts
 // only they use) is fetched after that, so the first chart waits for no other card's code.
@@ -19,6 +18,11 @@ export default [
     kind: 'tensor',
     deferred: true,
     component: defineAsyncComponent(() => import('../../components/dashboard/TensorCard.vue')),
+  },
+  {
+    kind: 'graph',
+    deferred: true,
+    component: defineAsyncComponent(() => import('../../components/dashboard/GraphCard.vue')),
   },
   {
     kind: 'dataGraph',
