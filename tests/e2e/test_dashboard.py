@@ -20,6 +20,7 @@ TEXTS = {
         "scalar": "Training Scalar Information",
         "histogram": "Parameter Distribution",
         "tensor": "Tensor",
+        "graph": "Computational Graph",
         "dataGraph": "Data Graph",
         "image": "Data Sampling",
         "landscape": "Loss Function Multidimensional Analysis",
@@ -31,6 +32,7 @@ TEXTS = {
         "scalar": "训练标量信息",
         "histogram": "参数分布图",
         "tensor": "张量",
+        "graph": "计算图",
         "dataGraph": "数据图",
         "image": "数据抽样",
         "landscape": "损失函数多维分析",
@@ -82,7 +84,7 @@ def test_each_card_shows_its_data_and_opens_its_page(new_page, server, locale):
     page.goto(dashboard_url(server, "./b_summary_ops"))
     wait_for_cards(page)
     kinds = page.get_by_test_id("dashboard-card").evaluate_all("els => els.map(e => e.dataset.kind)")
-    assert kinds == ["scalar", "histogram", "tensor", "dataGraph", "image", "landscape"]
+    assert kinds == ["scalar", "histogram", "tensor", "graph", "dataGraph", "image", "landscape"]
     for kind in kinds:
         expect(card(page, kind).locator("h2")).to_have_text(texts[kind])
 
