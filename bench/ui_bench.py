@@ -16,7 +16,11 @@ is a first visit. Times are taken inside the page, from the start of navigation
   no such page);
 * initial JS of the dashboard: every script the dashboard loaded before its first chart was
   drawn, gzip-compressed at level 9 as the build's ``.gz`` copies are (what a gzip-only client
-  receives); the bytes Chromium actually received (brotli) are shown beside it.
+  receives); the bytes Chromium actually received (brotli) are shown beside it;
+* graph top level shown: on ``#/train-manage/graph`` for ResNet-50 (fixture h_resnet50_graph,
+  1,612 operators), the first drawn graph node;
+* graph scope expanded: then, from a double click on the top-level scope ``Default`` until its
+  nodes are drawn inside it (the level is fetched, laid out by ELK in its worker, drawn).
 
 The median of the runs is shown. Logs: the real MindSpore logs of ``tests/fixtures`` (one job
 with 6 scalar tags of 300 steps, three runs with 3) unless ``--base`` names another directory.
@@ -55,8 +59,11 @@ FIXTURE_JOBS = {
     "run1": "c_multi_runs/run1_momentum_lr0.01_bs32",
     "run2": "c_multi_runs/run2_momentum_lr0.005_bs16",
     "run3": "c_multi_runs/run3_adam_lr0.001_bs32",
+    "resnet50": "h_resnet50_graph",
 }
-TARGETS = {"list": 0.5, "dashboard": 0.8, "scalar": 0.8, "js_kb": 250}
+GRAPH_JOB = "./resnet50"
+GRAPH_SCOPE = "Default"
+TARGETS = {"list": 0.5, "dashboard": 0.8, "scalar": 0.8, "js_kb": 250, "graph": 1.5, "expand": 0.3}
 TIMEOUT_MS = 60_000
 
 # Records, in page time, when each watched selector first matches, and the first animation
@@ -68,6 +75,7 @@ WATCH_SCRIPT = """
     row: '[data-testid="summary-row"]',
     chart: '[data-testid$="scalar-chart"][data-rendered="true"]',
     notFound: '[data-testid="not-found"]',
+    graph: '[data-testid="graph-node"]',
   }
   const check = () => {
     for (const [name, selector] of Object.entries(watched)) {
@@ -196,6 +204,36 @@ def load(browser, url: str, wait_for: str) -> dict:
         context.close()
 
 
+def expand_time(browser, url: str) -> dict:
+    """One cold visit of the graph page: when its top level showed, and how long expanding took (ms)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+    try:
+        context.add_init_script(WATCH_SCRIPT)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.wait_for_function("() => window.__miMarks && 'graph' in window.__miMarks")
+        top = page.evaluate("() => window.__miMarks.graph")
+        selector = f'[data-testid="graph-node"][data-name="{GRAPH_SCOPE}"]'
+        page.wait_for_selector(selector)
+        took = page.evaluate(
+            """(selector) => new Promise((resolve) => {
+                 const start = performance.now()
+                 const done = () => {
+                   const inside = document.querySelector(selector + '[data-expanded="true"]')
+                   if (inside) { observer.disconnect(); resolve(performance.now() - start) }
+                 }
+                 const observer = new MutationObserver(done)
+                 observer.observe(document, { subtree: true, childList: true, attributes: true })
+                 document.querySelector(selector).dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))
+               })""",
+            selector,
+        )
+        return {"top": top, "expand": took}
+    finally:
+        context.close()
+
+
 def gzip_size(url: str, cache: dict) -> int:
     if url not in cache:
         request = urllib.request.Request(url, headers={"Accept-Encoding": "identity"})
@@ -270,6 +308,19 @@ def measure(server: Server, train_id: str, runs: int) -> list[tuple]:
                         TARGETS["scalar"],
                     )
                 )
+            graph_url = f"{server.url}/#/train-manage/graph?train_id={urllib.parse.quote(GRAPH_JOB, safe='./')}"
+            expand_time(browser, graph_url)  # loads the graph on the server
+            visits = [expand_time(browser, graph_url) for _ in range(runs)]
+            rows.append(
+                timing_row("UI: graph top level shown (ResNet-50)", [v["top"] / 1000 for v in visits], TARGETS["graph"])
+            )
+            rows.append(
+                timing_row(
+                    f"UI: graph scope '{GRAPH_SCOPE}' expanded (ResNet-50)",
+                    [v["expand"] / 1000 for v in visits],
+                    TARGETS["expand"],
+                )
+            )
         finally:
             browser.close()
     return rows
