@@ -14,9 +14,10 @@ is a first visit. Times are taken inside the page, from the start of navigation
   it and its short entry animation is over); the first frame with chart pixels is shown beside it;
 * first scalar-page chart drawn: the same on ``#/train-manage/scalar`` ("n/a" while the app has
   no such page);
-* initial JS of the dashboard: every script the dashboard loaded before its first chart was
-  drawn, gzip-compressed at level 9 as the build's ``.gz`` copies are (what a gzip-only client
-  receives); the bytes Chromium actually received (brotli) are shown beside it;
+* initial JS of the dashboard: every script the dashboard requested before it started loading its
+  other cards and received before its first chart was drawn, gzip-compressed at level 9 as the
+  build's ``.gz`` copies are (what a gzip-only client receives); the bytes Chromium actually
+  received (brotli) are shown beside it;
 * graph top level shown: on ``#/train-manage/graph`` for ResNet-50 (fixture h_resnet50_graph,
   1,612 operators), the first drawn graph node;
 * graph scope expanded: then, from a double click on the top-level scope ``Default`` until its
@@ -193,10 +194,15 @@ def load(browser, url: str, wait_for: str) -> dict:
             ) from None
         marks = page.evaluate("() => ({ ...window.__miMarks })")
         limit = marks.get(wait_for, float("inf"))
+        # The dashboard marks when it starts loading its other cards ('mi-deferred-cards'): scripts
+        # requested after that are theirs, not the first chart's, even if they arrive before it.
         scripts = page.evaluate(
-            """(limit) => performance.getEntriesByType('resource')
-                 .filter((e) => /\\.m?js(\\?|$)/.test(e.name) && e.responseEnd <= limit)
-                 .map((e) => ({ url: e.name, transfer: e.transferSize, encoded: e.encodedBodySize }))""",
+            """(limit) => {
+               const deferred = performance.getEntriesByName('mi-deferred-cards')[0]?.startTime ?? Infinity
+               return performance.getEntriesByType('resource')
+                 .filter((e) => /\\.m?js(\\?|$)/.test(e.name) && e.responseEnd <= limit && e.startTime < deferred)
+                 .map((e) => ({ url: e.name, transfer: e.transferSize, encoded: e.encodedBodySize }))
+             }""",
             limit if limit != float("inf") else 1e12,
         )
         return {"marks": marks, "scripts": scripts}

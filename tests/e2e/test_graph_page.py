@@ -100,13 +100,14 @@ def test_file_select_and_optimized_view(page, server):
     page.get_by_test_id("graph-file-select").click()
     page.locator(".el-select-dropdown__item:visible", has_text="ms_output_before_opt_0.pb").click()
     page.wait_for_function("() => location.hash.includes('tag=ms_output_before_opt_0.pb')")
-    expect(page.get_by_test_id("graph-node").first).to_be_visible(timeout=WAIT)
+    expect(node(page, "Gradients")).to_be_visible(timeout=WAIT)
     assert drawn_names(page) == {"Default", "Gradients"}
 
     # The readability-optimized view folds the gradient part away.
     page.get_by_test_id("graph-optimized").click()
     page.wait_for_function("() => location.hash.includes('optimized=1')")
     expect(node(page, "Gradients")).to_have_count(0, timeout=WAIT)
+    expect(node(page, "Default")).to_be_visible(timeout=WAIT)
     assert drawn_names(page) == {"Default"}
 
 

@@ -2,7 +2,7 @@ import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
 import { createAppRouter } from './router/index.js'
-import { createAppI18n } from './locales/index.js'
+import { createAppI18n, loadPageMessages } from './locales/index.js'
 import { detectLocale } from './lib/preferences.js'
 import { useAppStore } from './stores/app.js'
 import element from './plugins/element.js'
@@ -17,7 +17,8 @@ const app = createApp(App)
 const pinia = createPinia()
 app.use(pinia)
 useAppStore(pinia).setLocale(locale, { persist: false })
-app.use(createAppI18n(locale))
-app.use(createAppRouter())
+const i18n = createAppI18n(locale)
+app.use(i18n)
+app.use(createAppRouter({ loadMessages: () => loadPageMessages(i18n) }))
 app.use(element)
 app.mount('#app')

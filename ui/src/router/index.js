@@ -11,11 +11,19 @@ export const routes = [
   { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('../views/not-found/NotFound.vue') },
 ]
 
-export function createAppRouter() {
+/**
+ * The app's router. `loadMessages()` brings the messages of the pages beyond the summary list and
+ * the dashboard (locales/index.js); a route marked `meta.coreMessages` opens without waiting for them.
+ */
+export function createAppRouter({ loadMessages = () => Promise.resolve() } = {}) {
   const router = createRouter({ history: createWebHashHistory(), routes })
+  let messages = null
   router.beforeEach((to, from) => {
     // Leaving a page cancels its in-flight requests; query-only changes (tag selection) do not.
     if (from.matched.length && to.path !== from.path) cancelPageRequests()
+    // Started here, awaited below: the messages load while the page's own code does.
+    messages = to.meta.coreMessages ? null : loadMessages()
   })
+  router.beforeResolve(() => messages?.then(() => true))
   return router
 }

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { messages } from '../../src/locales/index.js'
+import { messages as coreMessages } from '../../src/locales/index.js'
+import { messages as pageMessages } from '../../src/locales/pages.js'
 import { describeError, serverDetail } from '../../src/lib/errors.js'
+
+// Every message: the first load's and the other pages' (loaded later in the app).
+const messages = Object.fromEntries(
+  Object.keys(coreMessages).map((locale) => [locale, { ...coreMessages[locale], ...pageMessages[locale] }]),
+)
 
 // Every error code the server defines (mindinsight/errors.py). tests/ut/test_ui_error_codes.py
 // keeps this list equal to the Python module, so a new server error fails one of the two tests

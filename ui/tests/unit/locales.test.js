@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { messages } from '../../src/locales/index.js'
+import { messages as coreMessages } from '../../src/locales/index.js'
+import { messages as pageMessages } from '../../src/locales/pages.js'
+
+// Every message: the first load's and the other pages' (loaded later in the app).
+const messages = Object.fromEntries(
+  Object.keys(coreMessages).map((locale) => [locale, { ...coreMessages[locale], ...pageMessages[locale] }]),
+)
 
 function flatten(messages, prefix = '') {
   return Object.entries(messages).flatMap(([key, value]) =>

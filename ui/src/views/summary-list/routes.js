@@ -1,1 +1,8 @@
-export default [{ path: '/summary-manage', name: 'summary-manage', component: () => import('./SummaryList.vue') }]
+export default [
+  {
+    path: '/summary-manage',
+    name: 'summary-manage',
+    component: () => import('./SummaryList.vue'),
+    meta: { coreMessages: true },
+  },
+]

@@ -1,0 +1,10 @@
+import { byLocale } from './byLocale.js'
+
+// The messages of every page besides the summary list and the training dashboard (see index.js):
+// one chunk, fetched when the app first needs one of them.
+export const messages = byLocale(
+  import.meta.glob(['./*/*.json', '!./*/{app,common,header,summaryList,dashboard,errors,chart,notFound}.json'], {
+    eager: true,
+    import: 'default',
+  }),
+)
