@@ -93,7 +93,9 @@ def test_search_opens_the_scopes_and_selects_the_node(new_page, server, locale):
     page.wait_for_function(f"() => document.querySelector('[data-testid=graph-svg]').dataset.transform !== '{before}'")
 
 
-def test_file_select_and_optimized_view(page, server):
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_file_select_and_optimized_view(new_page, locale, server):
+    page = new_page(locale)
     open_graph(page, server, "./f_save_graphs")
     first = hash_route(page.url)[1].get("tag")
     assert first is None  # the first file by default
@@ -111,7 +113,9 @@ def test_file_select_and_optimized_view(page, server):
     assert drawn_names(page) == {"Default"}
 
 
-def test_minimap_moves_the_view(page, server):
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_minimap_moves_the_view(new_page, locale, server):
+    page = new_page(locale)
     open_graph(page, server)
     node(page, "Default").dblclick()
     expect(node(page, "Default")).to_have_attribute("data-expanded", "true", timeout=WAIT)

@@ -88,7 +88,9 @@ def test_brushing_an_axis_keeps_the_rows_inside_its_range(new_page, server, loca
     expect(page.get_by_test_id("row-count")).to_contain_text("30")
 
 
-def test_a_column_header_sorts_the_rows_and_the_sort_is_in_the_url(page, server):
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_column_header_sorts_the_rows_and_the_sort_is_in_the_url(new_page, locale, server):
+    page = new_page(locale)
     rows = model_rows(server)
     page.goto(f"{server.url}/#/model-traceback")
     chart_rows(page)
@@ -177,10 +179,11 @@ def test_the_dataset_page_draws_the_pipeline_parameters(new_page, server, locale
     expect(first.locator("td").nth(2)).not_to_have_text("")
 
 
-def test_remark_and_tag_survive_a_reload_and_a_restart(new_page, built_ui, base, tmp_path):
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_remark_and_tag_survive_a_reload_and_a_restart(new_page, built_ui, base, tmp_path, locale):
     workspace = tmp_path / "workspace"
     with running_server(base, workspace, reload_interval=0) as server:
-        page = new_page("en-US")
+        page = new_page(locale)
         page.goto(f"{server.url}/#/model-traceback?sort=summary_dir&order=ascending")
         chart_rows(page)
         expect(page.get_by_test_id("row-path").first).to_have_text("./run_01")
@@ -195,7 +198,7 @@ def test_remark_and_tag_survive_a_reload_and_a_restart(new_page, built_ui, base,
         expect(page.get_by_test_id("remark-text").first).to_have_text("best so far", timeout=WAIT)
         expect(page.get_by_test_id("tag-mark").first).to_have_text("3")
     with running_server(base, workspace, reload_interval=0) as server:
-        page = new_page("en-US")
+        page = new_page(locale)
         page.goto(f"{server.url}/#/model-traceback?sort=summary_dir&order=ascending")
         expect(page.get_by_test_id("row-path").first).to_have_text("./run_01", timeout=WAIT)
         expect(page.get_by_test_id("remark-text").first).to_have_text("best so far")

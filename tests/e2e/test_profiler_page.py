@@ -17,8 +17,8 @@ JOB = "./h_profiler_resnet"
 FRAMEWORK = next((FIXTURES / "h_profiler_resnet").glob("*_ascend_ms")) / "FRAMEWORK"
 WAIT = 20_000
 TEXTS = {
-    "en-US": {"title": "Operator Time Statistics", "profiling": "Profiling"},
-    "zh-CN": {"title": "算子耗时统计", "profiling": "性能分析"},
+    "en-US": {"title": "Operator Time Statistics", "profiling": "Profiling", "name": "Operator name"},
+    "zh-CN": {"title": "算子耗时统计", "profiling": "性能分析", "name": "算子名称"},
 }
 
 
@@ -116,7 +116,9 @@ def test_type_table_sorts_searches_and_lists_a_types_operators(page, server):
     assert set(table_column(page, "type-operators-table", 1)) == {"BatchNormGrad"}
 
 
-def test_all_operators_search_and_csv(page, server):
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_all_operators_search_and_csv(new_page, locale, server):
+    page = new_page(locale)
     page.goto(f"{server.url}/#/profiling-cpu?dir={FRAMEWORK.parent.name}&id={JOB}&tab=all")
     expect(page.get_by_test_id("all-table")).to_have_attribute("data-total", str(len(OPERATORS)), timeout=WAIT)
     longest = max(OPERATORS, key=lambda row: float(row["op_total_time(ms)"]))
@@ -131,6 +133,6 @@ def test_all_operators_search_and_csv(page, server):
         page.get_by_test_id("download-csv").click()
     text = download.value.path().read_text(encoding="utf-8-sig")
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0][0] == "Operator name"
+    assert table[0][0] == TEXTS[locale]["name"]
     assert len(table) - 1 == len(wanted)
     assert {row[6] for row in table[1:]} == {row["full_op_name"] for row in wanted}
