@@ -7,6 +7,7 @@ and 2 image tags; run1 holds 1 scalar, 5 histogram and 1 image tag and no tensor
 """
 
 import re
+import time
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -204,7 +205,13 @@ def test_damaged_records_are_mentioned_quietly(new_page, built_ui, tmp_path, loc
     data[middle : middle + 8] = bytes(byte ^ 0xFF for byte in data[middle : middle + 8])  # one record's bytes
     summary.write_bytes(bytes(data))
     with running_server(base, tmp_path / "workspace", reload_interval=0) as damaged:
-        item = damaged.get("/datavisual/train-jobs", params={"train_id": "./damaged"}).json()["train_jobs"][0]
+        # The count is known once the job's files were read, which the server does after it answers.
+        deadline = time.monotonic() + 20
+        while True:
+            item = damaged.get("/datavisual/train-jobs", params={"train_id": "./damaged"}).json()["train_jobs"][0]
+            if item["skipped_records"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         assert item["skipped_records"] == 1
         page = new_page(locale)
         page.goto(dashboard_url(damaged, "./damaged"))
