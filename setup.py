@@ -20,9 +20,27 @@ UI_DIR = ROOT / "ui"
 DIST_INDEX = ROOT / "mindinsight" / "ui" / "dist" / "index.html"
 
 
+def _terminal():
+    """The user's terminal, when the build has one (None in CI, under nohup, ...)."""
+    try:
+        return open("/dev/tty", "w", encoding="utf-8")
+    except OSError:
+        return None
+
+
 def say(message: str) -> None:
-    """One progress line on stderr: pip shows the build's output with ``-v`` (always in its log)."""
-    print(f"mindinsight: {message}", file=sys.stderr, flush=True)
+    """One progress line, on stderr and on the user's terminal.
+
+    pip captures a build backend's output and shows it only with ``-v`` (or when the build fails),
+    so a plain ``pip install .`` would sit silent for the half minute npm takes; the terminal
+    itself is not captured. With ``-v`` the line appears twice, once from each.
+    """
+    line = f"mindinsight: {message}"
+    print(line, file=sys.stderr, flush=True)
+    terminal = _terminal()
+    if terminal is not None:
+        with terminal:
+            terminal.write(line + "\n")
 
 
 def run_npm(npm: str, *args: str) -> None:
