@@ -215,7 +215,8 @@ export function buildScalarOption({
   })
   const count = sharedAxis ? 1 : lines.length
   return {
-    animationDuration: 300,
+    // Drawn at once, as on the dashboard: an entry animation only delays the finished chart.
+    animation: false,
     grid: { left: 12, right: count > 1 ? 12 : 28, top: count > 1 ? 44 : 24, bottom: 8, containLabel: true },
     tooltip: {
       trigger: 'axis',
