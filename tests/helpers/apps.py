@@ -1,5 +1,7 @@
 """In-process apps over a summary base dir, loaded synchronously (no reload thread)."""
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -27,7 +29,9 @@ LOADED_JOBS = {
 def make_app(base: Path, **settings) -> Flask:
     """An app over ``base``, every job listed and fully loaded before it returns."""
     # Tags and remarks are written to the workspace: never the user's ~/mindinsight in tests.
-    settings.setdefault("workspace", tempfile.mkdtemp(prefix="mi-test-ws-"))
+    if "workspace" not in settings:
+        settings["workspace"] = tempfile.mkdtemp(prefix="mi-test-ws-")
+        atexit.register(shutil.rmtree, settings["workspace"], ignore_errors=True)
     app = create_app(
         Settings(summary_base_dir=str(base), reload_interval=0, **settings).resolved(), start_loading=False
     )
