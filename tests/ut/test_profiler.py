@@ -258,3 +258,68 @@ def test_messages_follow_the_original():
 def test_error_message_names_the_wrong_part(client):
     body = search(client, {"op_type": "cpu_op_type", "sort_condition": {"name": "op_name"}}).get_json()
     assert body["error_msg"].startswith("The sort_condition in search_condition error, The sorted_name must be in [")
+
+
+def test_propose_answers_the_common_suggestion_as_the_original_does_for_cpu_output(client):
+    query = {"profile": PROFILE, "train_id": JOB}
+    answer = client.get("/v1/mindinsight/profile/summary/propose", query_string=query)
+    # the original's answer on this output copied into its own profiler/ layout
+    assert list(answer.get_json().items()) == [("common-proposer_type_label", None), ("common-profiler_tutorial", None)]
+
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ({"train_id": JOB}, "50540002"),
+        ({"profile": PROFILE}, "50540002"),
+        ({"profile": PROFILE, "train_id": JOB, "device_id": "x"}, "50540001"),
+        ({"train_id": JOB, "device_id": "x"}, "50540002"),  # the missing name is reported first
+        ({"profile": PROFILE, "train_id": "./no_such_job"}, "50545005"),
+        ({"profile": "profiler", "train_id": JOB}, "50546083"),
+        ({"profile": "..", "train_id": JOB}, "50540002"),
+    ],
+)
+def test_propose_errors(client, query, expected):
+    assert code(client.get("/v1/mindinsight/profile/summary/propose", query_string=query)) == expected
+
+
+def test_propose_shows_the_msadvisor_recommendation_of_the_asked_device(tmp_path):
+    profiler = tmp_path / "job" / "profiler"
+    profiler.mkdir(parents=True)
+    shutil.copy(FRAMEWORK / "cpu_op_type_info_0.csv", profiler)
+    folder = profiler / "msadvisor" / "device_1" / "recommendation"
+    folder.mkdir(parents=True)
+    (folder / "result.json").write_text('{"model": [{"name": "AICPUModel", "score": 3}], "extra": 1}')
+    client = make_app(tmp_path).test_client()
+    url = "/v1/mindinsight/profile/summary/propose"
+    one = client.get(url, query_string={"profile": "profiler", "train_id": "./job", "device_id": "1"}).get_json()
+    assert list(one) == ["common-proposer_type_label", "common-profiler_tutorial", "msadvisor-proposer"]
+    assert one["msadvisor-proposer"] == [{"name": "AICPUModel", "score": 3}]
+    zero = client.get(url, query_string={"profile": "profiler", "train_id": "./job"}).get_json()
+    assert "msadvisor-proposer" not in zero
+    (folder / "result.json").write_text("{not json")
+    broken = client.get(url, query_string={"profile": "profiler", "train_id": "./job", "device_id": "1"})
+    assert code(broken) == "50546085"
+
+
+def test_profile_info(client, tmp_path):
+    url = "/v1/mindinsight/profile/profile_info"
+    # MindSpore 2.10's CPU output records no version: the original answers {} then
+    assert client.get(url, query_string={"profile": PROFILE, "train_id": JOB}).get_json() == {}
+    assert code(client.get(url, query_string={"train_id": JOB})) == "50540002"
+    assert code(client.get(url, query_string={"profile": "profiler", "train_id": JOB})) == "50546083"
+    assert code(client.get(url, query_string={"profile": PROFILE, "train_id": "./none"})) == "50545005"
+    profiler = tmp_path / "job" / "profiler"
+    profiler.mkdir(parents=True)
+    shutil.copy(FRAMEWORK / "cpu_op_type_info_0.csv", profiler)
+    (profiler / "profiler_info_0.json").write_text('{"ms_version": "2.3.1", "context_mode": "graph"}')
+    own = make_app(tmp_path).test_client()
+    answer = own.get(url, query_string={"profile": "profiler", "train_id": "./job"}).get_json()
+    assert answer["state"] is True and answer["ms"] == "2.3.1" and answer["mi"]
+    (profiler / "profiler_info_0.json").write_text('{"ms_version": "1.10.1"}')
+    old = own.get(url, query_string={"profile": "profiler", "train_id": "./job"}).get_json()
+    assert old["state"] is False and old["ms"] == "1.10.1"
+    (profiler / "profiler_info_0.json").write_text('{"context_mode": "graph"}')
+    assert own.get(url, query_string={"profile": "profiler", "train_id": "./job"}).get_json() == {}
+    (profiler / "profiler_info_0.json").write_text("[")
+    assert code(own.get(url, query_string={"profile": "profiler", "train_id": "./job"})) == "50546085"

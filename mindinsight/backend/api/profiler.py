@@ -19,9 +19,12 @@ from mindinsight.errors import (
     ProfilerSortConditionError,
     TrainJobNotExistError,
 )
-from mindinsight.services import profiler_devices, profiler_ops
+from mindinsight.services import profiler_devices, profiler_ops, profiler_summary
 
 TOPIC = Topic("profiler")
+EXAMPLE_DIR = {"profile": "vm_23733_20261123203458746_ascend_ms", "train_id": "./h_profiler_resnet"}
+# What every read of a named profiler directory can answer.
+DIR_ERRORS = (ParamValueError, TrainJobNotExistError, ProfilerDirNotFoundError, ProfilerIOError)
 
 
 class ProfileArgs(Schema):
@@ -60,8 +63,7 @@ class SearchCondition(Schema):
         ProfilerFilterConditionError,
     ),
     example={
-        "profile": "vm_23733_20261123203458746_ascend_ms",
-        "train_id": "./h_profiler_resnet",
+        **EXAMPLE_DIR,
         "op_type": "cpu_op_type",
         "device_id": "0",
         "sort_condition": {"name": "total_compute_time", "type": "descending"},
@@ -78,9 +80,37 @@ def ops_search(manager, profile, train_id, **condition):
     "/profile/devices",
     serving=POOLED,
     args=ProfileArgs(),
-    errors=(ParamValueError, TrainJobNotExistError, ProfilerDirNotFoundError, ProfilerIOError),
-    example={"profile": "vm_23733_20261123203458746_ascend_ms", "train_id": "./h_profiler_resnet"},
+    errors=DIR_ERRORS,
+    example=EXAMPLE_DIR,
 )
 def profile_devices(manager, profile, train_id):
     """``{device_list, profiler_mode}`` of a job's profiler output."""
     return profiler_devices.devices(manager.summary_base_dir, train_id, profile)
+
+
+@TOPIC.get(
+    "/profile/profile_info",
+    serving=POOLED,
+    args=ProfileArgs(),
+    errors=DIR_ERRORS,
+    example=EXAMPLE_DIR,
+)
+def profile_info(manager, profile, train_id):
+    """``{state, ms, mi}``: the MindSpore version that wrote the output, or ``{}``."""
+    return profiler_summary.profile_info(manager.summary_base_dir, train_id, profile)
+
+
+class ProposeArgs(ProfileArgs):
+    device_id = Text(load_default=None)
+
+
+@TOPIC.get(
+    "/profile/summary/propose",
+    serving=POOLED,
+    args=ProposeArgs(),
+    errors=(*DIR_ERRORS, ParamTypeError),
+    example={**EXAMPLE_DIR, "device_id": "0"},
+)
+def summary_propose(manager, profile, train_id, device_id):
+    """Tuning suggestions for one device, grouped by proposer (keys the client translates)."""
+    return profiler_summary.propose(manager.summary_base_dir, train_id, profile, device_id)

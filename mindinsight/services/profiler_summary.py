@@ -1,0 +1,106 @@
+"""A profiler output's meta info and tuning suggestions (``GET profile/profile_info``,
+``GET profile/summary/propose``).
+
+Suggestions are keyed as the original's web client expects: a ``<proposer>-proposer_type_label``
+key opens each proposer's group, followed by its suggestion keys (the client translates them).
+Proposers run in the original's order; the ones that analyse Ascend and GPU step-trace and
+data-pipeline files are not built (MindSpore writes those files only on such devices). Without
+both of those analyses the original itself shows only the common tutorial and MSAdvisor's
+recommendation, which is what is answered here.
+"""
+
+import json
+import re
+from pathlib import Path
+
+from mindinsight import __version__
+from mindinsight.errors import ParamTypeError, ProfilerIOError
+from mindinsight.ingest.profiler_dirs import PROFILER_INFO_PREFIX, data_dir
+from mindinsight.services.profiler_ops import check_given, profiler_path
+
+# MindSpore major versions whose profiler output this reader understands.
+READABLE_MINDSPORE_MAJORS = (2,)
+_PROFILER_INFO = re.compile(rf"^{PROFILER_INFO_PREFIX}(\d+)\.json$")
+_TYPE_LABEL_SUFFIX = "-proposer_type_label"
+# The keys the original keeps when the step-trace or pipeline analysis is missing.
+_ALWAYS_SHOWN = ("common-proposer_type_label", "common-profiler_tutorial", "msadvisor-proposer")
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ProfilerIOError() from error
+
+
+def _profiler_info_file(directory: Path) -> Path | None:
+    for folder in dict.fromkeys((directory, data_dir(directory))):
+        try:
+            names = sorted(entry.name for entry in folder.iterdir() if entry.is_file())
+        except OSError:
+            continue
+        for name in names:
+            if _PROFILER_INFO.match(name):
+                return folder / name
+    return None
+
+
+def _readable(ms_version: str) -> bool:
+    major = ms_version.split(".", 1)[0]
+    return major.isdigit() and int(major) in READABLE_MINDSPORE_MAJORS
+
+
+def profile_info(base_dir: str, train_id: str | None, profile: str | None) -> dict:
+    """``{state, ms, mi}`` from the first ``profiler_info_<device>.json`` that records the
+    MindSpore version, ``{}`` without one. ``state`` says whether this reader understands that
+    version's output (the original compared it with its own version number instead)."""
+    info_file = _profiler_info_file(profiler_path(base_dir, train_id, profile))
+    if info_file is None:
+        return {}
+    meta = _read_json(info_file)
+    ms_version = meta.get("ms_version", "") if isinstance(meta, dict) else ""
+    if not isinstance(ms_version, str) or not ms_version:
+        return {}
+    return {"state": _readable(ms_version), "ms": ms_version, "mi": __version__}
+
+
+def _common(_directory: Path, _device: str) -> dict:
+    return {"common-profiler_tutorial": None}
+
+
+def _msadvisor(directory: Path, device: str) -> dict:
+    """MSAdvisor's newest recommendation file, its ``model`` renamed as the original does."""
+    candidates = []
+    for root in dict.fromkeys((directory, data_dir(directory))):
+        folder = root / "msadvisor" / f"device_{device}" / "recommendation"
+        try:
+            candidates += [path for path in folder.iterdir() if path.suffix == ".json" and path.is_file()]
+        except OSError:
+            continue
+    if not candidates:
+        return {}
+    recommendation = _read_json(max(candidates, key=lambda path: path.stat().st_mtime))
+    if not isinstance(recommendation, dict):
+        raise ProfilerIOError()
+    recommendation["msadvisor-proposer"] = recommendation.pop("model", None)
+    return recommendation
+
+
+PROPOSERS = {"common": _common, "msadvisor": _msadvisor}
+
+
+def propose(base_dir: str, train_id: str | None, profile: str | None, device_id: str | None) -> dict:
+    """The tuning suggestions for one device of a profiler output, grouped by proposer."""
+    check_given(train_id, profile)
+    try:
+        device = str(int("0" if device_id is None else device_id))
+    except ValueError:
+        raise ParamTypeError("device_id", "Integer") from None
+    directory = profiler_path(base_dir, train_id, profile)
+    suggestions: dict = {}
+    for name, proposer in PROPOSERS.items():
+        found = proposer(directory, device)
+        if found:
+            suggestions[name + _TYPE_LABEL_SUFFIX] = None
+            suggestions.update(found)
+    return {key: value for key, value in suggestions.items() if key in _ALWAYS_SHOWN}
