@@ -6,15 +6,22 @@ once at build time; a request whose ``Accept-Encoding`` allows one gets those by
 bundler's content hash (``static/<name>-<hash>.<ext>``) never change under that name, so the
 browser may keep them for a year without asking again; ``index.html`` (which names the current
 hashes) is always revalidated.
+
+Hashed files are kept in memory once read and served on the event loop (``in_memory``): a
+page loads dozens of them at once, six at a time per connection limit, so each one's answer
+time adds up to when the page can draw. A thread hand-off and a file read per request cost
+several milliseconds each on a busy 2-core machine; a dictionary lookup does not.
 """
 
+import hashlib
 import mimetypes
 import re
 from pathlib import Path
 
-from flask import Blueprint, redirect, request, send_file
+from flask import Blueprint, Response, redirect, request, send_file
 from werkzeug.security import safe_join
 
+from mindinsight.backend.view_marks import in_memory
 from mindinsight.errors import RouteNotFoundError
 
 DIST_DIR = Path(__file__).resolve().parent.parent / "ui" / "dist"
@@ -38,16 +45,52 @@ def accepted_encodings(accept_encoding) -> list[tuple[str, str]]:
     return [(name, suffix) for name, suffix in PRECOMPRESSED if accept_encoding.quality(name) > 0]
 
 
-def send_static(path: Path, cache_control: str):
-    """``path`` (or an accepted precompressed copy of it) with the given Cache-Control."""
-    mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    chosen, encoding = path, None
+# Entries, not bytes: the built UI holds a few hundred files (each in up to three encodings),
+# a few MB in all.
+HASHED_FILES_KEPT = 2048
+
+
+_kept: dict[str, tuple[bytes, str]] = {}
+
+
+def _hashed_file(path: str) -> tuple[bytes, str] | None:
+    """The bytes and ETag of a file whose name carries its content hash, or None if absent.
+    Such a file never changes under its name, so what is read once stays true (an absent one
+    is looked for again: a new build may bring it)."""
+    kept = _kept.get(path)
+    if kept is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        kept = (data, hashlib.blake2b(data, digest_size=12).hexdigest())
+        if len(_kept) >= HASHED_FILES_KEPT:
+            del _kept[next(iter(_kept))]
+        _kept[path] = kept
+    return kept
+
+
+def _variant(path: Path, hashed: bool) -> tuple[Path, str | None]:
+    """The accepted precompressed copy of ``path`` (or ``path``) and its encoding."""
     for name, suffix in accepted_encodings(request.accept_encodings):
         candidate = path.with_name(path.name + suffix)
-        if candidate.is_file():
-            chosen, encoding = candidate, name
-            break
-    response = send_file(chosen, mimetype=mimetype, conditional=True, etag=True)
+        if (_hashed_file(str(candidate)) is not None) if hashed else candidate.is_file():
+            return candidate, name
+    return path, None
+
+
+def send_static(path: Path, cache_control: str, hashed: bool = False):
+    """``path`` (or an accepted precompressed copy of it) with the given Cache-Control;
+    ``hashed`` files are answered from memory."""
+    mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    chosen, encoding = _variant(path, hashed)
+    kept = _hashed_file(str(chosen)) if hashed else None
+    if kept is not None:
+        response = Response(kept[0], mimetype=mimetype)
+        response.set_etag(kept[1])
+        response.make_conditional(request)
+    else:
+        response = send_file(chosen, mimetype=mimetype, conditional=True, etag=True)
     if encoding:
         response.headers["Content-Encoding"] = encoding
     # Always, also for the identity answer: a shared cache must not hand it to a client that
@@ -68,12 +111,16 @@ def create_blueprint() -> Blueprint:
         return send_static(index_file, REVALIDATE)
 
     @blueprint.route("/static/<path:filename>")
+    @in_memory  # see the module docstring; other files are small and read from the page cache
     def static_file(filename):
         # safe_join refuses paths that leave the static folder (.., absolute paths).
         joined = safe_join(str(STATIC_DIR), filename)
-        if joined is None or not Path(joined).is_file():
+        if joined is None:
             raise RouteNotFoundError()
-        return send_static(Path(joined), IMMUTABLE if is_hashed(filename) else REVALIDATE)
+        hashed = is_hashed(filename)
+        if not (_hashed_file(joined) is not None if hashed else Path(joined).is_file()):
+            raise RouteNotFoundError()
+        return send_static(Path(joined), IMMUTABLE if hashed else REVALIDATE, hashed)
 
     @blueprint.route("/graphvizlib.wasm")
     def graphviz_wasm():

@@ -130,3 +130,25 @@ def test_whole_app_keeps_the_caching_and_encoding_of_static_files(dist, empty_ap
     assert client.get("/").headers["Cache-Control"] == "no-cache"
     # API answers keep the default.
     assert client.get("/v1/mindinsight/ui-config").headers["Cache-Control"] == "no-store"
+
+
+def test_hashed_files_are_served_from_memory_once_read(client, dist):
+    first = client.get(SCRIPT_URL, headers={"Accept-Encoding": "br"})
+    (dist / "static" / "index-D1ezEm_-.js.br").unlink()  # a hashed name never changes: kept bytes stay true
+    again = client.get(SCRIPT_URL, headers={"Accept-Encoding": "br"})
+    assert again.data == first.data == BROTLI_BYTES and again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_hashed_file_missing_at_first_is_found_once_built(client, dist):
+    url = "/static/later-Zz98Yy76.js"
+    assert client.get(url).status_code == 404
+    (dist / "static" / "later-Zz98Yy76.js").write_text("export {}")
+    assert client.get(url).data == b"export {}"
+
+
+def test_static_files_run_on_the_event_loop():
+    from mindinsight.backend.view_marks import IN_MEMORY, mark_of
+
+    app = Flask(__name__, static_folder=None)
+    app.register_blueprint(ui.create_blueprint())
+    assert mark_of(app.view_functions["ui.static_file"]) == IN_MEMORY
