@@ -375,6 +375,31 @@ def test_box_zoom_back_restore_and_refresh(page, server):
     assert option(page, tag, "[o.xAxis[0].min, o.xAxis[0].max]") == [None, None]
 
 
+def test_a_redraw_while_a_zoom_box_is_dragged_keeps_the_box(page, server):
+    # An auto refresh with new points (here: a smoothing change) redraws the chart; one landing
+    # between the button's press and its release used to drop the box being drawn.
+    page.goto(scalar_url(server))
+    wait_rendered(page, 6)
+    tag = "custom_loss/scalar"
+    target = chart(page, tag)
+    target.get_by_test_id("chart-zoom").click()
+    box = target.locator("canvas").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.15)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.4, steps=3)
+    page.evaluate("() => { location.hash = location.hash + '&smoothing=0.5' }")
+    expect_query(page, smoothing="0.5")
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.7, steps=3)
+    page.mouse.up()
+    expect(target).to_have_attribute("data-zoom-depth", "1")
+    # The redraw was held back, not lost: the faint raw line of a smoothed chart is drawn now.
+    page.wait_for_function(
+        'tag => !!document.querySelector(`[data-tag="${tag}"] .chart-canvas`).miChart.getOption()'
+        ".series.find(s => s.id === 'raw-0')",
+        arg=tag,
+    )
+
+
 def test_full_screen_and_download(page, server):
     page.goto(scalar_url(server))
     wait_rendered(page, 6)
