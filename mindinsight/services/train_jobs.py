@@ -35,6 +35,8 @@ def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
         "update_time": format_time(info.update_time),
         "profiler_dir": info.profiler_dir,
         "profiler_type": info.profiler_type,
+        # Read before "plugins": CACHED here means the tag lists below are complete (the scalar
+        # page relies on it to take them from this answer).
         "cache_status": manager.cache_status(info.train_id).value,
         "summary_files": info.summary_files,
         "graph_files": info.graph_files,

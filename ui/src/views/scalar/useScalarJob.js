@@ -1,4 +1,4 @@
-import { onBeforeUnmount, reactive, ref, watch } from 'vue'
+import { nextTick, onBeforeUnmount, reactive, ref, watch } from 'vue'
 import { fetchPlugins, fetchScalarMetadata, fetchTrainJobs } from '../../api/datavisual.js'
 import { isCancel } from '../../api/http.js'
 import { forEachLimit } from '../../lib/pool.js'
@@ -30,7 +30,8 @@ export function useScalarJob(trainId, visibleTags) {
     return scalarData.get(tag) || { metadatas: null, error: null }
   }
 
-  async function loadScalars(tags, gen) {
+  /** Fetches the points of `tags`; `onSettled(tag)` is called as each one is in (or failed). */
+  async function loadScalars(tags, gen, onSettled = () => {}) {
     await forEachLimit(tags, PARALLEL_REQUESTS, async (tag) => {
       try {
         const body = await fetchScalarMetadata(trainId.value, tag)
@@ -44,6 +45,8 @@ export function useScalarJob(trainId, visibleTags) {
         if (isCancel(err) || gen !== generation) return
         const previous = scalarData.get(tag)
         scalarData.set(tag, previous?.metadatas ? previous : { metadatas: null, error: err })
+      } finally {
+        if (gen === generation) onSettled(tag)
       }
     })
   }
@@ -53,21 +56,38 @@ export function useScalarJob(trainId, visibleTags) {
     const gen = generation
     inFlight = true
     try {
-      // Cache status first: when it says CACHED, the tags read next are complete.
-      const jobs = await fetchTrainJobs({ offset: 0, limit: 1, trainId: trainId.value })
-      const plugins = await fetchPlugins(trainId.value, { manualUpdate: true })
+      // Both at once. The job's item carries its cache status and then its tags, read in that
+      // order, so CACHED there means those tags are complete; `plugins` with manual_update puts
+      // the job into the cache (or marks it used), and its tags serve while it is not cached.
+      const [jobs, plugins] = await Promise.all([
+        fetchTrainJobs({ offset: 0, limit: 1, trainId: trainId.value }),
+        fetchPlugins(trainId.value, { manualUpdate: true }),
+      ])
       if (gen !== generation) return
       const job = Array.isArray(jobs.train_jobs) ? jobs.train_jobs[0] : null
-      allTags.value = Array.isArray(plugins.plugins?.scalar) ? plugins.plugins.scalar : []
+      const tagLists = job?.cache_status === 'CACHED' && job.plugins ? job.plugins : plugins.plugins
+      allTags.value = Array.isArray(tagLists?.scalar) ? tagLists.scalar : []
       jobLoading.value = job?.cache_status === 'NOT_IN_CACHE' || job?.cache_status === 'CACHING'
       integrity.value = job ? job.is_integrity !== false : true
       error.value = null
-      loaded.value = true
       if (jobLoading.value) {
         clearTimeout(pollTimer)
         pollTimer = setTimeout(() => load({ silent: true }), CACHING_POLL_MS)
       }
-      await loadScalars(visibleTags.value, gen)
+      if (loaded.value) {
+        await loadScalars(visibleTags.value, gen)
+        return
+      }
+      // First load: the page is laid out once, when the first chart's points are in. Laying it
+      // out before would keep the main thread busy while they arrive and draw that chart later.
+      await nextTick() // the visible tags follow the new tag list through the page's watchers
+      if (gen !== generation) return
+      const tags = visibleTags.value
+      if (!tags.length) loaded.value = true
+      await loadScalars(tags, gen, (tag) => {
+        if (tag === tags[0]) loaded.value = true
+      })
+      loaded.value = true
     } catch (err) {
       if (!isCancel(err) && gen === generation) error.value = err
     } finally {
