@@ -185,20 +185,31 @@ class _ParsedFiles:
 PARSED = _ParsedFiles()
 
 
+def job_path(base_dir: str, train_id: str) -> str:
+    """The absolute directory of ``train_id`` (``./<name>`` or ``./``), never outside the summary
+    base dir (50540002 otherwise); it may not exist."""
+    parts = train_id.split("/")
+    if train_id != "./" and (len(parts) != 2 or parts[0] != "." or parts[1] in ("", ".", "..")):
+        raise ParamValueError("Invalid profiler dir")
+    if "\x00" in train_id:
+        raise ParamValueError("Invalid profiler dir")
+    base = os.path.realpath(base_dir)
+    job = os.path.realpath(os.path.join(base, train_id))
+    if os.path.commonpath([base, job]) != base:
+        raise ParamValueError("Invalid profiler dir")
+    return job
+
+
 def profiler_path(base_dir: str, train_id: str | None, profile: str | None) -> Path:
     """The absolute profiler directory of ``train_id``/``profile``, never outside the summary
     base dir: the original's parameter checks (both given, 50540002) plus realpath containment."""
     check_given(train_id, profile)
     profile = profile[2:] if profile.startswith("./") else profile  # train-jobs names it either way
-    parts = train_id.split("/")
-    if train_id != "./" and (len(parts) != 2 or parts[0] != "." or parts[1] in ("", ".", "..")):
+    job = job_path(base_dir, train_id)
+    if "/" in profile or "\\" in profile or profile in (".", "..") or "\x00" in profile:
         raise ParamValueError("Invalid profiler dir")
-    if "/" in profile or "\\" in profile or profile in (".", "..") or "\x00" in profile + train_id:
-        raise ParamValueError("Invalid profiler dir")
-    base = os.path.realpath(base_dir)
-    job = os.path.realpath(os.path.join(base, train_id))
     target = os.path.realpath(os.path.join(job, profile))
-    if os.path.commonpath([base, target]) != base or os.path.dirname(target) != job:
+    if os.path.dirname(target) != job:
         raise ParamValueError("Invalid profiler dir")
     if not os.path.isdir(job):
         raise TrainJobNotExistError(train_id)

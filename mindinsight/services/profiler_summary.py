@@ -1,5 +1,5 @@
 """A profiler output's meta info and tuning suggestions (``GET profile/profile_info``,
-``GET profile/summary/propose``).
+``GET profile/summary/propose``, ``GET profile/summary/cluster-propose``).
 
 Suggestions are keyed as the original's web client expects: a ``<proposer>-proposer_type_label``
 key opens each proposer's group, followed by its suggestion keys (the client translates them).
@@ -14,14 +14,23 @@ import re
 from pathlib import Path
 
 from mindinsight import __version__
-from mindinsight.errors import ParamTypeError, ProfilerIOError
-from mindinsight.ingest.profiler_dirs import PROFILER_INFO_PREFIX, data_dir
-from mindinsight.services.profiler_ops import check_given, profiler_path
+from mindinsight.errors import (
+    ParamTypeError,
+    ProfilerDirNotFoundError,
+    ProfilerIOError,
+    ProfilerParamValueError,
+    TrainJobNotExistError,
+)
+from mindinsight.ingest.profiler_dirs import PROFILER_INFO_PREFIX, data_dir, find_profiler_dir
+from mindinsight.services.profiler_ops import check_given, job_path, profiler_path
 
 # MindSpore major versions whose profiler output this reader understands.
 READABLE_MINDSPORE_MAJORS = (2,)
 _PROFILER_INFO = re.compile(rf"^{PROFILER_INFO_PREFIX}(\d+)\.json$")
 _TYPE_LABEL_SUFFIX = "-proposer_type_label"
+# What MindSpore writes for a multi-device Ascend training's cluster analysis:
+# ascend_cluster_analyse_<mode>-parallel_<stages>_<ranks>_<rank>.csv
+_CLUSTER_FILE = re.compile(r"^ascend_cluster_analyse_[a-z]+-parallel_\d+_\d+_\d+\.csv$")
 # The keys the original keeps when the step-trace or pipeline analysis is missing.
 _ALWAYS_SHOWN = ("common-proposer_type_label", "common-profiler_tutorial", "msadvisor-proposer")
 
@@ -104,3 +113,29 @@ def propose(base_dir: str, train_id: str | None, profile: str | None, device_id:
             suggestions[name + _TYPE_LABEL_SUFFIX] = None
             suggestions.update(found)
     return {key: value for key, value in suggestions.items() if key in _ALWAYS_SHOWN}
+
+
+def cluster_propose(base_dir: str, train_id: str | None) -> dict:
+    """Cluster tuning suggestions for the newest profiler output of ``train_id``.
+
+    The original's cluster proposer analyses the cluster files of a multi-device Ascend
+    training (``ascend_cluster_analyse_*``, with per-rank step traces, FLOPs and HCCL files);
+    without them it finds nothing and answers ``{}``, as here. That analysis is not built: output
+    holding such files is refused (50546080) rather than answered as if it had none."""
+    if not train_id:
+        raise ProfilerParamValueError("The file dir does not exist.")
+    job = Path(job_path(base_dir, train_id))
+    if not job.is_dir():
+        raise TrainJobNotExistError(train_id)
+    found = find_profiler_dir(job)
+    if found is None:
+        raise ProfilerDirNotFoundError(str(job))
+    directory = job / found[0]
+    for folder in dict.fromkeys((directory, data_dir(directory))):
+        try:
+            names = [entry.name for entry in folder.iterdir()]
+        except OSError:
+            continue
+        if any(_CLUSTER_FILE.match(name) for name in names):
+            raise ProfilerParamValueError("The cluster analysis of multi-device Ascend output is not supported.")
+    return {}

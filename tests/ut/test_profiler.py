@@ -323,3 +323,21 @@ def test_profile_info(client, tmp_path):
     assert own.get(url, query_string={"profile": "profiler", "train_id": "./job"}).get_json() == {}
     (profiler / "profiler_info_0.json").write_text("[")
     assert code(own.get(url, query_string={"profile": "profiler", "train_id": "./job"})) == "50546085"
+
+
+def test_cluster_propose(client, tmp_path):
+    url = "/v1/mindinsight/profile/summary/cluster-propose"
+    # single-device CPU output: no cluster files, nothing to analyse, as the original answers
+    assert client.get(url, query_string={"train_id": JOB}).get_json() == {}
+    assert code(client.get(url)) == "50546080"
+    assert code(client.get(url, query_string={"train_id": "./no_such_job"})) == "50545005"
+    assert code(client.get(url, query_string={"train_id": "./b_summary_ops"})) == "50546083"  # no profiler output
+    assert code(client.get(url, query_string={"train_id": "../outside"})) == "50540002"
+    profiler = tmp_path / "job" / "profiler"
+    profiler.mkdir(parents=True)
+    shutil.copy(FRAMEWORK / "cpu_op_type_info_0.csv", profiler)
+    own = make_app(tmp_path).test_client()
+    assert own.get(url, query_string={"train_id": "./job"}).get_json() == {}
+    (profiler / "ascend_cluster_analyse_data-parallel_1_8_0.csv").write_text("step,time\n")
+    refused = own.get(url, query_string={"train_id": "./job"})
+    assert code(refused) == "50546080" and "not supported" in refused.get_json()["error_msg"]

@@ -1,4 +1,5 @@
-"""``/profile/*``: operator statistics and devices of a job's profiler output."""
+"""``/profile/*``: operator statistics, devices, meta info and tuning suggestions of a job's
+profiler output."""
 
 from marshmallow import Schema, fields
 
@@ -16,6 +17,7 @@ from mindinsight.errors import (
     ProfilerIOError,
     ProfilerOpTypeError,
     ProfilerParamTypeError,
+    ProfilerParamValueError,
     ProfilerSortConditionError,
     TrainJobNotExistError,
 )
@@ -114,3 +116,20 @@ class ProposeArgs(ProfileArgs):
 def summary_propose(manager, profile, train_id, device_id):
     """Tuning suggestions for one device, grouped by proposer (keys the client translates)."""
     return profiler_summary.propose(manager.summary_base_dir, train_id, profile, device_id)
+
+
+class ClusterArgs(Schema):
+    # Not ``required``: the original answers a missing one with 50546080.
+    train_id = Text(load_default=None)
+
+
+@TOPIC.get(
+    "/profile/summary/cluster-propose",
+    serving=POOLED,
+    args=ClusterArgs(),
+    errors=(ParamValueError, ProfilerParamValueError, TrainJobNotExistError, ProfilerDirNotFoundError),
+    example={"train_id": "./h_profiler_resnet"},
+)
+def summary_cluster_propose(manager, train_id):
+    """Cluster tuning suggestions of a job's newest profiler output (``{}`` without cluster files)."""
+    return profiler_summary.cluster_propose(manager.summary_base_dir, train_id)
