@@ -400,6 +400,23 @@ def test_a_redraw_while_a_zoom_box_is_dragged_keeps_the_box(page, server):
     )
 
 
+def test_download_menu_opens_on_the_first_click_and_closes_as_a_popover(page, server):
+    # The menu is made on the first click of its button (not with the chart): that click opens it.
+    page.goto(scalar_url(server))
+    wait_rendered(page, 6)
+    button = chart(page, "custom_loss/scalar").get_by_test_id("chart-download")
+    menu = page.locator("[data-testid=download-csv]")
+    expect(menu).to_have_count(0)
+    button.click()
+    expect(menu).to_be_visible()
+    button.click()
+    expect(menu).to_be_hidden()
+    button.click()
+    expect(menu).to_be_visible()
+    page.get_by_test_id("scalar-title").click()
+    expect(menu).to_be_hidden()
+
+
 def test_full_screen_and_download(page, server):
     page.goto(scalar_url(server))
     wait_rendered(page, 6)
