@@ -21,3 +21,21 @@ export function useQueryChoice(name, allowed, fallback) {
     },
   })
 }
+
+/**
+ * `patch(changes)` writes several route-query parameters at once (`router.replace`): `undefined`,
+ * `null` and `''` remove a parameter, other values are written as strings. With `keepEmpty`,
+ * `''` is written too (a list parameter whose empty value means "none", not "the default").
+ */
+export function useQueryPatch({ keepEmpty = false } = {}) {
+  const route = useRoute()
+  const router = useRouter()
+  return (changes) => {
+    const query = { ...route.query }
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === null || (value === '' && !keepEmpty)) delete query[key]
+      else query[key] = String(value)
+    }
+    router.replace({ query })
+  }
+}
