@@ -1,7 +1,9 @@
 """Build hook: compile the Vue app into ``mindinsight/ui/dist`` before packaging.
 
 Metadata lives in pyproject.toml. ``pip install .`` runs ``npm ci`` and ``npm run build`` in
-``ui/`` so the installed package serves the UI without Node. Set
+``ui/`` so the installed package serves the UI without Node. ``python -m build`` does the same
+when it makes the sdist, which then carries the built app and not the app's sources, so the
+wheel made from it (and any install of either) needs no Node. Set
 ``MINDINSIGHT_SKIP_UI_BUILD=1`` to package an already built ``mindinsight/ui/dist`` as is.
 """
 
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
 ROOT = Path(__file__).resolve().parent
 UI_DIR = ROOT / "ui"
@@ -76,4 +79,12 @@ class BuildPyWithUI(build_py):
         super().run()
 
 
-setup(cmdclass={"build_py": BuildPyWithUI})
+class SdistWithUI(sdist):
+    """The sdist carries the built app (package data), so building from it needs no npm."""
+
+    def run(self):
+        build_ui()
+        super().run()
+
+
+setup(cmdclass={"build_py": BuildPyWithUI, "sdist": SdistWithUI})

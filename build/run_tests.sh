@@ -1,29 +1,63 @@
 #!/usr/bin/env bash
-# Install everything the tests need, lint, then run every test: UI unit tests (vitest), then the
-# Python unit, system (real gunicorn) and browser (Debian chromium) tests.
+# Install everything the tests need, lint, build the package, then run every test: UI unit tests
+# (vitest), then the Python unit tests on the source tree and the system (real gunicorn) and
+# browser (Debian chromium) tests against the built wheel installed in a clean venv.
 # Usage: bash build/run_tests.sh [extra pytest args]
+#
+# Python packages come from the locks only (requirements-test.lock, requirements.lock; refresh
+# them with build/lock.sh), into venvs under .venv/, so what is already on the machine plays no part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Browser tests drive Debian's chromium; a test tool never downloads a browser.
-if [ ! -x /usr/bin/chromium ]; then
+# Browser tests drive Debian's chromium (a test tool never downloads a browser); the reverse-proxy
+# tests put Debian's nginx in front of the server.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; then
     as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium nginx-light
 fi
 
-python3 -m pip install -q -r requirements-test.txt
+# The test toolchain (runtime requirements included), exactly as locked, hash-checked.
+# Made anew whenever the lock changes, so a package dropped from the lock leaves the venv too.
+tools=.venv/test
+locked=$(sha256sum requirements-test.lock)
+if [ "$(cat "$tools/.lock" 2>/dev/null)" != "$locked" ]; then
+    rm -rf "$tools"
+    python3 -m venv "$tools"
+    "$tools/bin/python" -m pip install -q -r requirements-test.lock
+    echo "$locked" >"$tools/.lock"
+fi
+export PATH="$PWD/$tools/bin:$PATH"
 
 # Python lint and format check (configuration in pyproject.toml).
-python3 -m ruff check .
-python3 -m ruff format --check .
+python -m ruff check .
+python -m ruff format --check .
 
 (cd ui && npm ci --no-audit --no-fund && npm test && npm run lint && npm run build)
 
-# The UI is built above; the editable install only registers the package and its command.
-MINDINSIGHT_SKIP_UI_BUILD=1 python3 -m pip install -q --no-deps -e .
-if command -v pyenv >/dev/null; then pyenv rehash; fi  # puts the new `mindinsight` command on PATH
+# The sdist and the wheel made from it, both carrying the UI built above (no second npm run).
+rm -rf dist
+MINDINSIGHT_SKIP_UI_BUILD=1 python -m build --no-isolation --outdir dist . >/dev/null
+wheel=$(ls dist/mindinsight-*.whl)
+echo "built $(ls dist | tr '\n' ' ')"
+
+# A clean venv with the locked runtime requirements and the wheel: what a user installs.
+app=.venv/app
+rm -rf "$app"
+python3 -m venv "$app"
+"$app/bin/python" -m pip install -q -r requirements.lock
+"$app/bin/python" -m pip install -q --no-deps "$wheel"
+"$app/bin/python" -m pip check
+# Imported from outside the checkout, it must be the installed copy, UI included.
+(cd /tmp && "$OLDPWD/$app/bin/python" -c '
+import pathlib, sys, mindinsight
+package = pathlib.Path(mindinsight.__file__).parent
+assert pathlib.Path(sys.prefix) in package.parents, package
+assert (package / "ui" / "dist" / "index.html").is_file(), "the wheel carries no built UI"
+print("installed", package)
+')
+export MINDINSIGHT_TEST_COMMAND="$PWD/$app/bin/mindinsight"
 
 # pytest exits 5 when it collects nothing: with set -e that fails the run, as it should.
-python3 -m pytest tests/ut tests/st tests/e2e "$@"
+python -m pytest tests/ut tests/st tests/e2e "$@"

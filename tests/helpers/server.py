@@ -1,11 +1,19 @@
-"""Start the real server through the ``mindinsight`` CLI for system and browser tests."""
+"""Start the real server through the ``mindinsight`` CLI for system and browser tests.
+
+With ``MINDINSIGHT_TEST_COMMAND`` set (the test command sets it to the ``mindinsight`` script of
+a clean venv holding the built wheel), every server and CLI call of the tests runs that installed
+package, from a folder outside this checkout; without it, ``python -m mindinsight`` of the source
+tree runs, which suits a quick run while developing.
+"""
 
 import contextlib
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,11 +29,27 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+TEST_COMMAND_VARIABLE = "MINDINSIGHT_TEST_COMMAND"
+
+
+def installed_command() -> str | None:
+    """The installed ``mindinsight`` script under test: ``MINDINSIGHT_TEST_COMMAND``, else on PATH."""
+    return os.environ.get(TEST_COMMAND_VARIABLE) or shutil.which("mindinsight")
+
+
+def mindinsight_command() -> tuple[list[str], Path]:
+    """The command line that runs ``mindinsight`` for the tests, and the folder to run it in."""
+    installed = os.environ.get(TEST_COMMAND_VARIABLE)
+    if installed:
+        # Outside the checkout, so nothing can import the source tree instead of the install.
+        return [installed], Path(tempfile.gettempdir())
+    return [sys.executable, "-m", "mindinsight"], ROOT
+
+
 def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``mindinsight <args>`` (as ``python -m mindinsight``) and capture its output."""
-    return subprocess.run(
-        [sys.executable, "-m", "mindinsight", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
-    )
+    """Run ``mindinsight <args>`` (see ``mindinsight_command``) and capture its output."""
+    command, cwd = mindinsight_command()
+    return subprocess.run([*command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 @dataclass

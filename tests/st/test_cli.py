@@ -1,9 +1,10 @@
 """The ``mindinsight`` command: start, stop, version, help, and its failure modes."""
 
 import os
-import shutil
 import socket
 import subprocess
+import sys
+from pathlib import Path
 
 import psutil
 import pytest
@@ -12,7 +13,7 @@ import requests
 from mindinsight import __version__
 from mindinsight.scripts.processes import APP_TARGET
 from tests.helpers.fixtures import copy_job
-from tests.helpers.server import free_port, run_cli, running_server
+from tests.helpers.server import TEST_COMMAND_VARIABLE, free_port, installed_command, run_cli, running_server
 
 
 def our_processes(port: int) -> list[psutil.Process]:
@@ -28,6 +29,22 @@ def our_processes(port: int) -> list[psutil.Process]:
 def base(tmp_path):
     copy_job("b_summary_ops", tmp_path / "base" / "b_summary_ops")
     return tmp_path / "base"
+
+
+def test_server_runs_the_package_under_test(base, tmp_path):
+    """The server's processes run the installed wheel's venv when the test command names one.
+
+    Without ``MINDINSIGHT_TEST_COMMAND`` they run this interpreter (the source tree).
+    """
+    installed = os.environ.get(TEST_COMMAND_VARIABLE)
+    # A venv's bin/python is a link to the base interpreter, so the unresolved argv[0] tells the venv.
+    expected_prefix = Path(installed).parent.parent if installed else Path(sys.executable).parent.parent
+    with running_server(base, tmp_path / "ws") as server:
+        processes = our_processes(server.port)
+        assert processes
+        for proc in processes:
+            assert Path(proc.cmdline()[0]).parent.parent == expected_prefix, (proc.cmdline(), expected_prefix)
+            assert "PYTHONPATH" not in proc.environ()
 
 
 def test_version_and_help():
@@ -49,8 +66,8 @@ def test_version_and_help():
 
 
 def test_console_script_is_installed():
-    script = shutil.which("mindinsight")
-    assert script, "pip install -e . should put the mindinsight command on PATH"
+    script = installed_command()
+    assert script, "the mindinsight command should be installed (pip install, or MINDINSIGHT_TEST_COMMAND)"
     result = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == f"mindinsight {__version__}"
 
@@ -162,7 +179,7 @@ def test_start_in_a_source_checkout_serves_the_installed_package(base, tmp_path)
     (fake / "backend").mkdir()
     (fake / "backend" / "__init__.py").write_text("")
     port, workspace = free_port(), tmp_path / "ws"
-    script = shutil.which("mindinsight")
+    script = installed_command()
     started = subprocess.run(
         [script, "start", "--summary-base-dir", str(base), "--workspace", str(workspace), "--port", str(port)],
         cwd=checkout,
