@@ -12,6 +12,7 @@ Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile`
 
 import json
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass
@@ -124,9 +125,12 @@ class LineageStore:
 
 def _dataset_marks(records) -> dict[str, str]:
     """Jobs with identical dataset graphs share a mark: "2", "3", ... in order of first
-    appearance, oldest job first (the original starts at "2" too)."""
+    appearance, as the original numbers them: it walks its job list, newest first by whole
+    seconds of update time, then by train_id (so two jobs updated within one second are taken
+    in name order), and starts at "2". Past "9" the original finds the next number with a
+    string max ("9" > "10") and gives every further graph "10"; here they go on 10, 11, ..."""
     marks, by_graph = {}, {}
-    for record in sorted(records, key=lambda r: (r.update_time, r.train_id)):
+    for record in sorted(records, key=lambda r: (-math.floor(r.update_time), r.train_id)):
         key = json.dumps(record.dicts.dataset_graph, sort_keys=True, default=str)
         if key not in by_graph:
             by_graph[key] = str(len(by_graph) + 2)

@@ -4,6 +4,8 @@ The module's server (tests/e2e/conftest.py) holds b_summary_ops and run1..run3 (
 three real trainings of LeNet with different optimizers, each recording ``loss/auto/scalar``).
 """
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from playwright.sync_api import expect
 
@@ -134,3 +136,20 @@ def test_parameter_details_show_the_job_lineage(new_page, server, locale):
             "parameter-details-link"
         )
     ).to_have_count(0)
+
+
+def test_opening_the_page_sends_each_request_once(page, server):
+    """Opening the page lists the trainings once, reads each chosen training's tags once and the
+    shown charts' scalars once (before the fix every one of them went out twice)."""
+    page.add_init_script("localStorage.setItem('isTimeReload', 'false')")  # no auto refresh mid-count
+    sent = []
+    page.on("request", lambda request: "/datavisual/" in request.url and sent.append(urlsplit(request.url)))
+    page.goto(f"{server.url}/#/compare-analysis/scalar")
+    loss_chart(page)
+    page.wait_for_timeout(1500)  # anything late (a second round) would go out within this time
+    paths = [url.path.rsplit("/datavisual/", 1)[1] for url in sent]
+    assert paths.count("train-jobs") == 1, paths
+    plugins = [parse_qs(url.query)["train_id"][0] for url in sent if url.path.endswith("/plugins")]
+    assert sorted(plugins) == ["./b_summary_ops", "./run1", "./run2", "./run3"], plugins
+    assert paths.count("scalars") == 1, paths
+    assert set(paths) == {"train-jobs", "plugins", "scalars"}, paths

@@ -36,3 +36,16 @@ export function summarizeSteps(steps, max = 5) {
   const shown = steps.slice(0, max).join(', ')
   return steps.length > max ? `${shown}, … (+${steps.length - max})` : shown
 }
+
+/**
+ * A number for a table of facts: at most `digits` significant digits, exponent form below 1e-4
+ * and from 1e7 on; numeric strings (the server's "1.000000e-03") alike. Anything else as it is.
+ */
+export function formatSignificant(value, digits = 7) {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (typeof number !== 'number' || !Number.isFinite(number)) return value
+  if (number === 0) return '0'
+  const abs = Math.abs(number)
+  if (abs < 1e-4 || abs >= 1e7) return number.toExponential(digits - 1).replace(/\.?0+e/, 'e')
+  return String(Number(number.toPrecision(digits)))
+}

@@ -3,6 +3,7 @@
 // d3-contour on the grid, refined by bilinear interpolation so the lines are smooth), each with
 // the training track (`path`) and its start and end marked.
 import { contours } from 'd3-contour'
+import { formatAxisValue } from './format.js'
 
 export const FORMS = ['isoline', 'topographic', '3d']
 
@@ -240,11 +241,66 @@ function surfaceSeries(landscape, settings, id = 'surface', name = '') {
   }
 }
 
+// The 3-D view: echarts-gl's grid box (100 units a side by default) seen by a perspective camera
+// whose vertical field of view is fixed. Measured at the default view angles: the box with its
+// labels and names reaches furthest left of the viewport's centre (the z axis name there), by
+// SCALED x height / distance px, which shrink as the camera backs off, plus FIXED px of text,
+// which do not; below the centre it takes 0.4 of the height from FIT_DISTANCE on. The camera
+// stands at FIT_DISTANCE, or further back when the left part needs it to fit (narrow charts).
+const FIT_DISTANCE = 260
+const MAX_DISTANCE = 1000
+const SCALED = 95
+const FIXED = 84
+// The colour legend takes a column at the right of a wide chart and a strip under a narrow one
+// (narrower than NARROW_CHART px); the 3-D viewport leaves that room.
+const NARROW_CHART = 560
+const LEGEND_COLUMN = 76
+const LEGEND_STRIP = 56
+// echarts-gl draws each label into a texture cut to the line box: with a line box of the font
+// size the tops of the glyphs were cut off ("loss value" read "ioss vaiue").
+const LABEL_TEXT = { fontSize: 12, lineHeight: 20 }
+const NAME_TEXT = { fontSize: 13, lineHeight: 22 }
+
+/** Camera distance at which the 3-D box with its labels fits a viewport of `width` x `height`. */
+export function fitDistance(width, height) {
+  if (!(width > 0 && height > 0)) return FIT_DISTANCE
+  const room = width / 2 - FIXED
+  const needed = room > 0 ? (SCALED * height) / room : MAX_DISTANCE
+  return Math.round(Math.min(MAX_DISTANCE, Math.max(FIT_DISTANCE, needed)))
+}
+
+/** The 3-D viewport and colour legend of a chart of `size` px (echarts' defaults without one). */
+export function surfaceLayout(size) {
+  if (!(size?.width > 0 && size?.height > 0)) {
+    return { viewport: null, legend: { right: 4, bottom: 8, itemHeight: 120 }, distance: FIT_DISTANCE }
+  }
+  const { width, height } = size
+  const wide = width >= NARROW_CHART
+  const viewport = wide
+    ? { left: 0, top: 0, width: width - LEGEND_COLUMN, height }
+    : { left: 0, top: 0, width, height: Math.max(1, height - LEGEND_STRIP) }
+  const legend = wide
+    ? { right: 4, bottom: 8, itemHeight: Math.max(40, Math.min(120, height - 90)) }
+    : { orient: 'horizontal', left: 'center', bottom: 6, itemHeight: Math.max(40, Math.min(200, width - 140)) }
+  return { viewport, legend, distance: fitDistance(viewport.width, viewport.height) }
+}
+
+function axis3d(name) {
+  return {
+    type: 'value',
+    name,
+    nameGap: 24,
+    nameTextStyle: NAME_TEXT,
+    axisLabel: { ...LABEL_TEXT, formatter: (value) => formatAxisValue(value) },
+  }
+}
+
 /**
  * The 3-D surface (several for an overlay of trainings, `landscapes` an array), with the track of
- * an interval landscape and the convergence point of a final one.
+ * an interval landscape and the convergence point of a final one. `size` (`{width, height}` of
+ * the chart in px) fits the box and the colour legend into the panel.
  */
-export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = {}) {
+export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = {}, size = null) {
   const list = Array.isArray(landscapes) ? landscapes : [landscapes]
   const grids = list.map((item) => landscapeGrid(item.points))
   const min = Math.min(...grids.map((grid) => grid.min))
@@ -263,7 +319,7 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
       type: 'scatter3D',
       symbolSize: 12,
       itemStyle: { color: settings.trackColor },
-      label: { show: true, formatter: (params) => params.name, textStyle: { color: '#333', fontSize: 12 } },
+      label: { show: true, formatter: (params) => params.name, textStyle: { ...LABEL_TEXT, color: '#333' } },
       data: [
         { name: labels.start || 'Start', value: track[0], symbol: 'rect' },
         { name: labels.end || 'End', value: track[track.length - 1], symbol: 'triangle' },
@@ -277,11 +333,16 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
         type: 'scatter3D',
         symbolSize: 10,
         itemStyle: { color: '#e6553a' },
-        label: { show: list.length === 1, formatter: () => labels.convergence || '' },
+        label: {
+          show: list.length === 1,
+          formatter: () => labels.convergence || '',
+          textStyle: { ...LABEL_TEXT, color: '#e6553a' },
+        },
         data: points,
       })
     }
   }
+  const { viewport, legend, distance } = surfaceLayout(size)
   return {
     tooltip: {},
     visualMap: {
@@ -290,19 +351,23 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
       min,
       max,
       precision: 3,
-      right: 4,
-      bottom: 8,
-      itemHeight: 120,
+      ...legend,
       text: [labels.loss || 'loss', ''],
       seriesIndex: list.map((_, index) => index),
       dimension: 2,
       inRange: { color: COLOR_SCHEMES[settings.colors] || COLOR_SCHEMES.jet },
     },
-    xAxis3D: { type: 'value', name: 'x' },
-    yAxis3D: { type: 'value', name: 'y' },
-    zAxis3D: { type: 'value', name: labels.loss || 'loss' },
+    xAxis3D: axis3d('x'),
+    yAxis3D: axis3d('y'),
+    zAxis3D: axis3d(labels.loss || 'loss'),
     grid3D: {
-      viewControl: { alpha: settings.viewAlpha, beta: settings.viewBeta, distance: 200 },
+      ...viewport,
+      viewControl: {
+        alpha: settings.viewAlpha,
+        beta: settings.viewBeta,
+        distance,
+        maxDistance: Math.max(400, distance * 2),
+      },
       light: {
         main: { intensity: settings.illumination, alpha: settings.lightAlpha, beta: settings.lightBeta },
         ambient: { intensity: 0.5 },
@@ -312,9 +377,9 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
   }
 }
 
-/** The option of one form. */
-export function landscapeOption(form, landscape, settings, labels) {
+/** The option of one form (`size` of the chart in px fits the 3-D form into it). */
+export function landscapeOption(form, landscape, settings, labels, size = null) {
   if (form === 'isoline') return isolineOption(landscape, settings, labels)
   if (form === 'topographic') return topographicOption(landscape, settings, labels)
-  return surfaceOption(landscape, settings, labels)
+  return surfaceOption(landscape, settings, labels, size)
 }

@@ -4,7 +4,9 @@ import {
   contourRings,
   isolineOption,
   landscapeGrid,
+  fitDistance,
   refineGrid,
+  surfaceLayout,
   surfaceOption,
   topographicOption,
   trackPoints,
@@ -112,6 +114,38 @@ describe('landscape options', () => {
     expect(overlay.series.map((series) => series.type)).toEqual(['surface', 'surface', 'scatter3D'])
     expect(overlay.visualMap.seriesIndex).toEqual([0, 1])
     expect(trackPoints(undefined)).toEqual([])
+  })
+
+  it('fits the 3-D box into the chart: camera further back only for narrow viewports', () => {
+    expect(fitDistance(954, 628)).toBe(260)
+    expect(fitDistance(484, 324)).toBe(260)
+    const narrow = fitDistance(340, 324)
+    expect(narrow).toBeGreaterThan(260)
+    expect(fitDistance(300, 324)).toBeGreaterThan(narrow)
+    expect(fitDistance(100, 324)).toBe(1000)
+    expect(fitDistance(0, 0)).toBe(260)
+  })
+
+  it('keeps the colour legend beside a wide 3-D view and under a narrow one', () => {
+    const wide = surfaceLayout({ width: 1030, height: 628 })
+    expect(wide.viewport).toEqual({ left: 0, top: 0, width: 954, height: 628 })
+    expect(wide.legend).toMatchObject({ right: 4, bottom: 8 })
+    const narrow = surfaceLayout({ width: 340, height: 380 })
+    expect(narrow.viewport).toEqual({ left: 0, top: 0, width: 340, height: 324 })
+    expect(narrow.legend).toMatchObject({ orient: 'horizontal', left: 'center' })
+    expect(narrow.distance).toBe(fitDistance(340, 324))
+    expect(surfaceLayout(null).viewport).toBe(null)
+    const option = surfaceOption(BOWL, undefined, { loss: 'loss value' }, { width: 340, height: 380 })
+    expect(option.grid3D).toMatchObject({ width: 340, height: 324 })
+    expect(option.grid3D.viewControl.distance).toBe(narrow.distance)
+    expect(option.grid3D.viewControl.maxDistance).toBeGreaterThanOrEqual(narrow.distance)
+    // Label line boxes taller than the font: echarts-gl cuts each label's texture to it.
+    for (const axis of [option.xAxis3D, option.yAxis3D, option.zAxis3D]) {
+      expect(axis.axisLabel.lineHeight).toBeGreaterThan(axis.axisLabel.fontSize)
+      expect(axis.nameTextStyle.lineHeight).toBeGreaterThan(axis.nameTextStyle.fontSize)
+    }
+    expect(option.zAxis3D.name).toBe('loss value')
+    expect(option.zAxis3D.axisLabel.formatter(0.30000000000000004)).toBe('0.3')
   })
 })
 
