@@ -3,7 +3,9 @@
 ``JobData.samples`` returns the very same sorted-columns object until the tag receives new
 samples, so a value derived from that object stays right while it is the current one. The
 memo keeps each derived value with the samples object it came from and rebuilds it only
-when the tag's samples change. Bounded LRU: a request never waits for more than one build.
+when the tag's samples change; a rebuild forgets the tag's other values built from older
+samples (an image of each step asked for would otherwise keep its samples alive). Bounded
+LRU: a request never waits for more than one build.
 """
 
 import threading
@@ -40,8 +42,16 @@ class DerivedValues:
                 return entry[2]
         value = build(samples)
         with self._lock:
+            self._forget_stale(key[:3], samples)
             self._entries[key] = (data, samples, value)
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
         return value
+
+    def _forget_stale(self, tag_key: tuple, samples: dict) -> None:
+        """Drop the values of one tag built from older samples: they can never be handed out
+        again, and would keep those samples (images, tensors) in memory."""
+        stale = [k for k, e in self._entries.items() if k[:3] == tag_key and e[1] is not samples]
+        for k in stale:
+            del self._entries[k]

@@ -44,6 +44,24 @@ MIN_OPTIMIZED_GRAPH_GROUP_NODES = 10
 # Graph node-name search: largest page.
 MAX_GRAPH_SEARCH_LIMIT = 1000
 
+# Payload bytes kept per kind (ingest/kinds, ingest/reservoir.py, ingest/containers.py), beside
+# the counts above: a single value over MAX_SAMPLE_BYTES is dropped at ingest (and logged); past
+# BYTES_PER_TAG a tag lets its oldest kept samples go (never its latest), past BYTES_PER_JOB a job
+# thins its largest tags of that kind. A histogram of 90 buckets takes ~3 KB.
+_MiB = 1024 * 1024
+MAX_SAMPLE_BYTES = {PluginName.IMAGE: 64 * _MiB, PluginName.HISTOGRAM: 64 * 1024, PluginName.TENSOR: 128 * _MiB}
+BYTES_PER_TAG = {PluginName.IMAGE: 128 * _MiB, PluginName.HISTOGRAM: 4 * _MiB, PluginName.TENSOR: 256 * _MiB}
+BYTES_PER_JOB = {PluginName.IMAGE: 512 * _MiB, PluginName.HISTOGRAM: 64 * _MiB, PluginName.TENSOR: 512 * _MiB}
+# An image that was listed stays fetchable this long after the reservoir thinned it out, so a
+# page that listed the steps a moment before a reload can still show them (within BYTES_PER_TAG).
+EVICTED_IMAGE_SECONDS = 120
+# Histogram bucket counts are clamped to this (exact in a float64 and in JavaScript; 90 buckets
+# of it still sum within int64).
+MAX_HISTOGRAM_BUCKET_COUNT = 2**53 - 1
+# A histogram bucket with an edge beyond this is left out, min and max are clamped to it: the
+# display grid stays finite.
+MAX_HISTOGRAM_ABS_EDGE = 1e300
+
 # Reading
 READ_CHUNK_BYTES = 4 * 1024 * 1024  # bytes read from a file per call; bounds reader memory
 FIRST_READ_CHUNK_BYTES = 256 * 1024  # first read of a newly cached job: its first data shows at once

@@ -1,11 +1,13 @@
 """Per-job storage: one reservoir per (plugin, tag), sized and limited by the tag's kind.
 
 ``JobData`` is what the loader writes into and the services read from. Writers add whole
-batches under the job lock, so a reader never sees half of a batch.
+batches under the job lock, so a reader never sees half of a batch. Kinds bounded in bytes
+(``Kind.bytes_per_job``) are kept within that sum over all their tags of the job: the tags
+holding the most bytes let their oldest samples go first.
 """
 
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
@@ -21,6 +23,7 @@ class JobData:
         self.version = 0  # bumped by every write: readers compare it to see a change
         self._series: OrderedDict[tuple[PluginName, str], Reservoir] = OrderedDict()  # insertion = age
         self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
+        self._bytes: Counter = Counter()  # plugin -> payload bytes of its tags (kinds bounded in bytes)
         self.lineage = LineageData()
 
     # -- writing ----------------------------------------------------------------------
@@ -30,15 +33,38 @@ class JobData:
         with self.lock:
             series = self._series.get((plugin, tag)) or self._admit(plugin, tag)
             if series is not None:
+                before = series.nbytes
                 series.add_batch(columns)
+                self._bytes[plugin] += series.nbytes - before
+                budget = KINDS[plugin].bytes_per_job
+                if budget and self._bytes[plugin] > budget:
+                    self._fit_job_bytes(plugin, series, budget)
             self.version += 1
+
+    def _fit_job_bytes(self, plugin: PluginName, added: Reservoir, budget: int) -> None:
+        tags = [series for (p, _), series in self._series.items() if p == plugin]
+        sizes = {id(series): series.nbytes for series in tags}
+        while sum(sizes.values()) > budget:
+            # The largest tag sheds one sample; the tag just written keeps its latest.
+            for series in sorted(tags, key=lambda s: sizes[id(s)], reverse=True):
+                if series.shed_one(keep_latest=series is added):
+                    sizes[id(series)] = series.nbytes
+                    break
+            else:
+                break
+        self._bytes[plugin] = sum(sizes.values())
+
+    def payload_bytes(self, plugin: PluginName) -> int:
+        """Payload bytes held by the tags of ``plugin`` (kinds bounded in bytes; else 0)."""
+        with self.lock:
+            return self._bytes[plugin]
 
     def remove_tags(self, plugin: PluginName, keep=lambda tag: False) -> None:
         """Delete every tag of ``plugin`` for which ``keep(tag)`` is false."""
         with self.lock:
             doomed = [k for k in self._series if k[0] == plugin and not keep(k[1])]
             for key in doomed:
-                del self._series[key]
+                self._bytes[plugin] -= self._series.pop(key).nbytes
             if doomed:
                 self.version += 1
 
@@ -65,11 +91,11 @@ class JobData:
             victim = next((k for k in candidates if k[1] not in KINDS[k[0]].preferred_tags), None)
             if victim is None:
                 return None
-            del self._series[victim]
+            self._bytes[victim[0]] -= self._series.pop(victim).nbytes
             self._evicted[victim] = None
             if len(self._evicted) > limits.MAX_REMEMBERED_EVICTED_TAGS:
                 self._evicted.popitem(last=False)
-        series = Reservoir(kind.steps_per_tag, kind.payload)
+        series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds)
         self._series[key] = series
         return series
 
@@ -92,6 +118,24 @@ class JobData:
         with self.lock:
             series = self._series.get((plugin, tag))
             return None if series is None else series.samples()
+
+    def mark_listed(self, plugin: PluginName, tag: str) -> None:
+        """A client was shown the tag's kept steps (kinds that keep evicted samples)."""
+        with self.lock:
+            series = self._series.get((plugin, tag))
+            if series is not None:
+                series.mark_listed()
+
+    def recent_sample(self, plugin: PluginName, tag: str, step: int) -> dict | None:
+        """A sample of ``step`` that was listed a moment ago and thinned out since (``{column: value}``)."""
+        with self.lock:
+            series = self._series.get((plugin, tag))
+            if series is None:
+                return None
+            before = series.nbytes
+            sample = series.recent(step)  # expires what is too old
+            self._bytes[plugin] += series.nbytes - before
+            return sample
 
 
 class LineageData:

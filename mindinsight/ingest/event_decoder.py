@@ -14,6 +14,7 @@ TensorProto message: each is decoded only when asked for.
 """
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,7 @@ from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.ingest import fast_scalars
 from mindinsight.ingest.kinds import BY_VALUE_FIELD
+from mindinsight.ingest.kinds.base import Rejected
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +43,7 @@ class DecodedBatch:
     series: dict = field(default_factory=dict)
     graphs: list = field(default_factory=list)  # (step, wall_time, GraphProto)
     undecodable: int = 0
+    rejected: Counter = field(default_factory=Counter)  # (plugin, tag, reason) -> values dropped
 
     def column_lists(self, plugin: PluginName, tag: str, names) -> dict:
         key = (plugin, tag)
@@ -85,6 +88,7 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
     series = batch.series
     fields = _FIELDS
     payload_columns: dict = {}  # key -> the payload lists of that key, in the kind's order
+    rejected: Counter = Counter()
     for index, payload in enumerate(payloads):
         try:
             event.ParseFromString(payload)
@@ -107,6 +111,9 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             sample = kind.decode(value)
             if sample is None:
                 continue
+            if isinstance(sample, Rejected):
+                rejected[(kind.plugin, value.tag + suffix, sample.reason)] += 1
+                continue
             key = (kind.plugin, value.tag + suffix)
             lists = series.get(key)
             if lists is None:
@@ -123,6 +130,9 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
                 lists["_record"].append(record)
             for column, item in zip(columns, sample):
                 column.append(item)
+    for (plugin, tag, reason), count in rejected.items():
+        logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason)
+    batch.rejected.update(rejected)
 
 
 # -- fast path + full parse for the rest -------------------------------------------------
@@ -144,6 +154,7 @@ def decode_segments(segments, fast: bool = True) -> DecodedBatch:
             batch = part
             continue
         batch.undecodable += part.undecodable
+        batch.rejected.update(part.rejected)
         batch.graphs.extend(part.graphs)
         for key, columns in part.series.items():
             existing = batch.series.get(key)

@@ -9,18 +9,35 @@ cost per value is a few vector operations rather than Python work.
 Columns are numpy arrays: ``step`` (int64), ``wall_time`` (float64), ``file_ts`` (int64,
 the timestamp of the file the sample came from, for restart handling) plus any payload
 columns the container adds (``value`` float32 for scalars, an object column otherwise).
+
+Two bounds beyond the count, for kinds whose payload has an ``nbytes`` column:
+
+* ``max_bytes``: the kept samples' bytes; past it the oldest kept ones go (never the latest);
+* ``keep_evicted_seconds``: a sample that was listed (``mark_listed``) and is then thinned out
+  stays *recent* this long (within ``max_bytes``), so a client that listed it a moment ago can
+  still fetch it; a sample nobody listed leaves at once, as without the window.
 """
+
+import time
+from collections import deque
 
 import numpy as np
 
 _BASE_COLUMNS = ("step", "wall_time", "file_ts")
+NBYTES = "nbytes"  # the payload column holding each sample's size in bytes, when bounded
+MAX_RECENT_SAMPLES = 100  # recently evicted samples per tag, at most
 
 
 class Reservoir:
     """Samples of one tag. ``capacity == 0`` keeps everything."""
 
-    def __init__(self, capacity: int, payload_dtypes: dict):
+    def __init__(self, capacity: int, payload_dtypes: dict, max_bytes: int = 0, keep_evicted_seconds: float = 0):
         self.capacity = capacity
+        self.max_bytes = max_bytes if NBYTES in payload_dtypes else 0  # 0: no byte bound
+        self.keep_evicted_seconds = keep_evicted_seconds
+        self._recent: deque = deque()  # (evicted at, sample as {column: value}), oldest first
+        self._recent_bytes = 0
+        self._listed: set[int] = set()  # kept steps a client was shown
         self._dtypes = {"step": np.int64, "wall_time": np.float64, "file_ts": np.int64, **payload_dtypes}
         self._body = self._empty()  # all kept samples but the latest (unordered)
         self._latest = self._empty()  # 0 or 1 sample: the largest step kept
@@ -55,6 +72,10 @@ class Reservoir:
                 run = {name: array[1:] for name, array in run.items()}
             if run["step"].size:
                 self._append_run(run)
+        self._expire_recent()
+        if self.max_bytes:
+            while self.nbytes > self.max_bytes and self.shed_one(keep_latest=True):
+                pass
 
     def _append_run(self, run: dict) -> None:
         latest = self._latest
@@ -96,6 +117,7 @@ class Reservoir:
             self._offered_to_body += count
             return
         if body_capacity <= 0:
+            self._retire(head, np.arange(head["step"].size))
             self._offered_to_body += count
             return
         # Free slots (at the start, or after a restart purged some) are filled first.
@@ -103,6 +125,7 @@ class Reservoir:
         if free:
             taken = self._take(head, run, np.arange(free))
             self._body = {n: np.concatenate((self._body[n], taken[n])) for n in taken}
+        head_kept = free > 0 or head["step"].size == 0
         if free < count:
             # Algorithm R: the sample with stream index t replaces slot r, uniform in
             # 0..t, when r < capacity (r = floor(u * (t + 1)) for a uniform u).
@@ -119,13 +142,84 @@ class Reservoir:
                     ordered = slots[order]
                     last = order[np.append(ordered[1:] != ordered[:-1], True)]
                     slots, chosen = slots[last], chosen[last]
+                self._retire(self._body, slots)
+                head_kept = head_kept or bool((chosen == 0).any())
                 taken = self._take(head, run, chosen)
                 for n in taken:
                     self._body[n][slots] = taken[n]
+        if not head_kept:
+            self._retire(head, np.arange(head["step"].size))
         self._offered_to_body += count
+
+    # -- bytes and recently evicted samples ---------------------------------------------
+
+    def mark_listed(self) -> None:
+        """A client was shown the kept steps: each stays fetchable a while after it is thinned out."""
+        if self.keep_evicted_seconds:
+            self._listed = set(self._body["step"].tolist()) | set(self._latest["step"].tolist())
+
+    def _retire(self, part: dict, indices: np.ndarray) -> None:
+        """Samples ``indices`` of ``part`` were kept and are now thinned out: the listed ones
+        stay recent."""
+        if not self._listed or indices.size == 0:
+            return
+        now = time.monotonic()
+        for index in indices.tolist():
+            step = int(part["step"][index])
+            if step not in self._listed:
+                continue
+            self._listed.discard(step)
+            sample = {name: part[name][index] for name in part}
+            self._recent.append((now, sample))
+            self._recent_bytes += int(sample.get(NBYTES, 0))
+        while len(self._recent) > MAX_RECENT_SAMPLES:
+            self._drop_recent()
+
+    def _drop_recent(self) -> None:
+        _, sample = self._recent.popleft()
+        self._recent_bytes -= int(sample.get(NBYTES, 0))
+
+    def _expire_recent(self) -> None:
+        deadline = time.monotonic() - self.keep_evicted_seconds
+        while self._recent and self._recent[0][0] < deadline:
+            self._drop_recent()
+
+    @property
+    def nbytes(self) -> int:
+        """Payload bytes held: kept and recently evicted samples (0 without an ``nbytes`` column)."""
+        if NBYTES not in self._dtypes:
+            return 0
+        return int(self._body[NBYTES].sum()) + int(self._latest[NBYTES].sum()) + self._recent_bytes
+
+    def shed_one(self, keep_latest: bool) -> bool:
+        """Let go of one sample to save bytes: the oldest recent one, else the kept one with the
+        smallest step (the latest only without ``keep_latest``). False when none could go."""
+        if self._recent:
+            self._drop_recent()
+            return True
+        part = self._body if self._body["step"].size else None if keep_latest else self._latest
+        if part is None or part["step"].size == 0:
+            return False
+        keep = np.ones(part["step"].size, dtype=bool)
+        keep[int(np.argmin(part["step"]))] = False
+        for name in part:
+            part[name] = part[name][keep]
+        self._sorted_cache = None
+        return True
+
+    def recent(self, step: int) -> dict | None:
+        """The recently evicted sample of ``step`` as ``{column: value}``, or None."""
+        self._expire_recent()
+        for _, sample in reversed(self._recent):
+            if sample["step"] == step:
+                return sample
+        return None
 
     def _purge(self, step: int, file_ts: int) -> None:
         """A restart at ``step``: drop equal steps, and larger steps from older files."""
+        self._recent.clear()  # the new session's steps replace the old session's
+        self._recent_bytes = 0
+        self._listed.clear()
         kept_before = self._body["step"].size + self._latest["step"].size
         for part in (self._body, self._latest):
             drop = (part["step"] == step) | ((part["step"] > step) & (part["file_ts"] < file_ts))
@@ -156,4 +250,5 @@ class Reservoir:
         return self._sorted_cache
 
     def clear(self) -> None:
-        self.__init__(self.capacity, {n: d for n, d in self._dtypes.items() if n not in _BASE_COLUMNS})
+        payload = {n: d for n, d in self._dtypes.items() if n not in _BASE_COLUMNS}
+        self.__init__(self.capacity, payload, self.max_bytes, self.keep_evicted_seconds)

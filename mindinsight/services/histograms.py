@@ -37,7 +37,9 @@ def rebin(buckets: np.ndarray, low: float, width: float, bins: int) -> list[int]
                 np.minimum(lefts[spread, None] + widths[spread, None], edges[None, 1:])
                 - np.maximum(lefts[spread, None], edges[None, :-1])
             ).clip(min=0)
-            counts += (values[spread, None] * overlap / widths[spread, None]).sum(axis=0)
+            # The share first: count * overlap could overflow for counts and edges near the
+            # bounds ingest allows (kinds/histogram.py); a share is at most 1.
+            counts += (values[spread, None] * (overlap / widths[spread, None])).sum(axis=0)
         points = ~spread
         if points.any():  # a zero-width bucket puts its whole count into the bin holding it
             index = np.floor((lefts[points] - low) / width).astype(np.int64).clip(0, bins - 1)

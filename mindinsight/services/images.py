@@ -1,7 +1,9 @@
 """Images of one tag: the kept steps' sizes, and one step's encoded bytes as stored.
 
 Nothing is decoded or re-encoded (behaviour.md 4.4): the bytes a writer stored are served
-with a MIME type sniffed from their first bytes.
+with a MIME type sniffed from their first bytes. A step that was listed a moment ago and thinned
+out since is still served from the tag's recently evicted samples (``Reservoir.recent``): a page
+lists the steps, a reload runs, then the page fetches what it listed.
 """
 
 import hashlib
@@ -55,7 +57,9 @@ def _no_tag_error() -> ImageNotExistError:
 def image_metadata(manager: DataManager, train_id: str, tag: str) -> Derived:
     """``{metadatas: [{wall_time, step, width, height}]}`` of the kept steps of one image tag."""
     data = cached_job_data(manager, train_id)
-    answer = manager.derived.get(data, PluginName.IMAGE, tag, "metadata", _metadata)
+    with data.lock:  # no batch between the two: every step this answer lists stays fetchable a while
+        data.mark_listed(PluginName.IMAGE, tag)
+        answer = manager.derived.get(data, PluginName.IMAGE, tag, "metadata", _metadata)
     if answer is None:
         raise _no_tag_error()
     return answer
@@ -82,7 +86,12 @@ def single_image(manager: DataManager, train_id: str, tag: str, step: int) -> St
     if image is None:
         raise _no_tag_error()
     if image is _NO_SUCH_STEP:
-        raise ImageNotExistError("Can not find the step with given train job id and tag.")
+        # Not memoized: a recent sample expires with time, not with a change of the samples.
+        listable = step != LATEST_STEP and _INT64.min <= step <= _INT64.max
+        recent = data.recent_sample(PluginName.IMAGE, tag, step) if listable else None
+        if recent is None:
+            raise ImageNotExistError("Can not find the step with given train job id and tag.")
+        return _as_stored(recent["step"], recent["wall_time"], recent["image"])
     return image
 
 
@@ -100,8 +109,12 @@ def _stored_image(samples: dict, step: int):
         index = None
     if index is None:
         return _NO_SUCH_STEP
-    payload = bytes(samples["image"][index])
+    return _as_stored(steps[index], samples["wall_time"][index], samples["image"][index])
+
+
+def _as_stored(step, wall_time, image) -> StoredImage:
+    payload = bytes(image)
     # The validator names the bytes themselves: a restarted training may store other bytes
     # under the same step.
     etag = '"' + hashlib.blake2b(payload, digest_size=16).hexdigest() + '"'
-    return StoredImage(int(steps[index]), float(samples["wall_time"][index]), payload, sniff_mimetype(payload), etag)
+    return StoredImage(int(step), float(wall_time), payload, sniff_mimetype(payload), etag)

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import make_base
+from tests.helpers.live_images import LiveImages
 from tests.helpers.server import running_server
 
 JOB = "./b_summary_ops"
@@ -159,3 +160,52 @@ def test_images_load_under_url_path_prefix(page, built_ui, tmp_path):
         expect(image).to_have_attribute("data-step", "300", timeout=30_000)
         assert natural_size(image) == (48, 32)
         assert image.evaluate("img => img.currentSrc").startswith(prefixed.url + "/v1/mindinsight/")
+
+
+# Records every "image does not exist" notice the page ever shows, however briefly.
+WATCH_MISSING_IMAGES = """
+window.__missingImages = 0
+new MutationObserver(() => {
+  window.__missingImages += document.querySelectorAll('[data-testid="image-error"]').length
+}).observe(document, { subtree: true, childList: true })
+"""
+
+
+def test_a_live_training_never_shows_a_missing_image(new_page, built_ui, tmp_path):
+    """Issue 17: a training writes images while the page auto-refreshes. Each refresh lists the
+    steps and asks ``plugins?manual_update=true``, which wakes a reload that thins out steps the
+    page is about to fetch; every card must keep showing images (no 400, no "does not exist")."""
+    tags = ("first", "second", "third")
+    with LiveImages(tmp_path / "base" / "live", tags, period=0.01) as live:
+        live.write_steps(30)
+        with running_server(tmp_path / "base", tmp_path / "ws", reload_interval=1) as live_server:
+            page = new_page()
+            page.add_init_script(
+                "localStorage.setItem('isTimeReload', 'true'); localStorage.setItem('timeReloadValue', '3')"
+            )
+            page.add_init_script(WATCH_MISSING_IMAGES)
+            listings = []
+            page.on("response", lambda r: listings.append(r.url) if "image/metadata" in r.url else None)
+            page.goto(image_url(live_server, "./live"))
+            expect(page.locator('[data-testid="image-card"]')).to_have_count(3)
+            shown = {tag: set() for tag in tags}
+            refreshes = 0
+            while refreshes < 10:  # auto refreshes every 3 s, and a manual one between two
+                before = len(listings)
+                if refreshes % 2:
+                    page.get_by_test_id("refresh-button").click()
+                page.wait_for_timeout(1_500)
+                refreshes += len(listings) > before
+                for tag in tags:
+                    image = card(page, f"{tag}/image").get_by_test_id("image")
+                    if image.count():
+                        shown[tag].add(int(image.get_attribute("data-step")))
+                assert page.evaluate("window.__missingImages") == 0
+            assert page.evaluate("window.__missingImages") == 0
+            for tag in tags:
+                image = card(page, f"{tag}/image").get_by_test_id("image")
+                expect(image).to_be_visible()
+                assert natural_size(image) == (8, 8)
+    # The cards followed the training: each showed several latest steps over the refreshes.
+    assert all(len(steps) >= 3 for steps in shown.values()), shown
+    assert live.step > 1000

@@ -72,6 +72,19 @@ def test_memo_rebuilds_only_when_samples_change_and_is_bounded():
     assert len(memo._entries) == 2
 
 
+def test_memo_forgets_a_tags_values_of_older_samples():
+    """Issue 17: each new latest image step is a new name; the values built from older samples
+    must not stay (each kept those samples, with their images, alive)."""
+    memo = DerivedValues(size=256)
+    data = FakeData()
+    for step in range(50):
+        data.current = {"step": [step]}
+        memo.get(data, PluginName.IMAGE, "t", f"image:{step}", lambda samples: Derived(step=samples["step"][0]))
+        memo.get(data, PluginName.IMAGE, "t", "metadata", lambda samples: Derived(step=samples["step"][0]))
+    assert [key[3] for key in memo._entries] == ["image:49", "metadata"]
+    assert all(entry[1] is data.current for entry in memo._entries.values())
+
+
 def test_serialized_derived_answer_is_reused_per_object(loaded_app):
     payload = Derived(metadatas=[{"step": 1}])
     with loaded_app.app_context():

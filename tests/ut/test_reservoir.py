@@ -1,7 +1,14 @@
 """Reservoir: capacity, latest step always kept, uniform thinning, restarts."""
 
-import numpy as np
+import dataclasses
+import time
 
+import numpy as np
+import pytest
+
+from mindinsight.conf.plugins import PluginName
+from mindinsight.ingest.containers import JobData
+from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
 
 
@@ -103,3 +110,123 @@ def test_batch_boundaries_do_not_change_what_is_kept():
         kept.append(reservoir.samples()["step"])
     assert all(np.array_equal(kept[0], other) for other in kept[1:])
     assert len(kept[0]) == 50 and kept[0][-1] == 4999
+
+
+# -- bytes and recently evicted samples (issue 17) ------------------------------------------
+
+SIZED = {"image": object, "nbytes": np.int64}
+
+
+def sized(steps, size=10, file_ts=0):
+    steps = np.asarray(steps, dtype=np.int64)
+    payload = np.empty(steps.size, dtype=object)
+    payload[:] = [step.to_bytes(8, "little") * (size // 8) for step in steps.tolist()]
+    return {
+        "step": steps,
+        "wall_time": steps * 0.5,
+        "file_ts": np.full(steps.size, file_ts),
+        "image": payload,
+        "nbytes": np.full(steps.size, size // 8 * 8),
+    }
+
+
+@pytest.mark.parametrize("batch", [1, 3, 50])
+def test_a_listed_sample_stays_fetchable_after_it_is_thinned_out(batch):
+    """A client lists the kept steps, a batch arrives, then it asks for what it listed: each
+    one is still kept or recently evicted, with the bytes of its step."""
+    reservoir = Reservoir(10, SIZED, keep_evicted_seconds=60)
+    thinned = 0
+    for start in range(1, 2000, batch):
+        listed = reservoir.samples()["step"].tolist()
+        reservoir.mark_listed()
+        reservoir.add_batch(sized(range(start, start + batch)))
+        kept = set(reservoir.samples()["step"].tolist())
+        for step in listed:
+            if step in kept:
+                continue
+            thinned += 1
+            sample = reservoir.recent(step)
+            assert sample is not None, step
+            assert sample["step"] == step and sample["image"][:8] == step.to_bytes(8, "little")
+    assert thinned >= 20
+    assert len(reservoir._recent) <= 100
+
+
+def test_a_step_nobody_listed_is_not_kept_once_thinned_out():
+    """Without a listing the window keeps nothing: a step never shown answers as before."""
+    reservoir = Reservoir(10, SIZED, keep_evicted_seconds=60)
+    reservoir.add_batch(sized(range(1, 11)))
+    reservoir.mark_listed()  # steps 1..10 shown
+    reservoir.add_batch(sized(range(11, 21)))
+    unlisted = set(range(11, 20)) - set(reservoir.samples()["step"].tolist())
+    reservoir.add_batch(sized(range(21, 400)))
+    gone = set(range(1, 11)) - set(reservoir.samples()["step"].tolist())
+    assert gone and all(reservoir.recent(step)["step"] == step for step in gone)
+    assert unlisted and all(reservoir.recent(step) is None for step in unlisted)
+
+
+def test_recently_evicted_samples_expire_and_a_restart_forgets_them():
+    reservoir = Reservoir(2, SIZED, keep_evicted_seconds=0.2)
+    reservoir.add_batch(sized([1, 2]))
+    reservoir.mark_listed()
+    reservoir.add_batch(sized([3]))  # the body has one slot: 1 or 2 leaves
+    gone = ({1, 2} - set(reservoir.samples()["step"].tolist())).pop()
+    assert reservoir.recent(gone)["step"] == gone
+    time.sleep(0.3)
+    assert reservoir.recent(gone) is None
+
+    reservoir.mark_listed()
+    reservoir.add_batch(sized([4]))  # 3 moves to the body: it or the other one leaves
+    gone = ({1, 2, 3} - {gone}) - set(reservoir.samples()["step"].tolist())
+    assert len(gone) == 1 and reservoir.recent(gone.pop()) is not None
+    reservoir.add_batch(sized([2], file_ts=1))  # a new session from step 2
+    assert all(reservoir.recent(step) is None for step in range(5))
+
+
+def test_without_a_window_nothing_is_kept_beyond_the_capacity():
+    reservoir = Reservoir(3, SIZED)
+    reservoir.add_batch(sized(range(1, 100)))
+    assert len(reservoir) == 3 and reservoir.nbytes == 3 * 8
+    assert all(reservoir.recent(step) is None for step in range(1, 100))
+
+
+def test_bytes_per_tag_let_the_oldest_go_and_keep_the_latest():
+    reservoir = Reservoir(10, SIZED, max_bytes=1000, keep_evicted_seconds=60)
+    for step in range(1, 50):
+        reservoir.mark_listed()
+        reservoir.add_batch(sized([step], size=240))
+        assert reservoir.nbytes <= 1000
+        assert reservoir.samples()["step"][-1] == step
+    assert len(reservoir) == 4  # 4 x 240 bytes; the recent ones went first
+    # One sample over the bound alone is still the latest (the kind refuses such values).
+    reservoir.add_batch(sized([50], size=4000))
+    assert reservoir.samples()["step"].tolist() == [50]
+
+
+def test_shed_one_lets_the_latest_go_only_when_asked():
+    reservoir = Reservoir(10, SIZED)
+    reservoir.add_batch(sized([1, 2]))
+    assert reservoir.shed_one(keep_latest=True) and reservoir.samples()["step"].tolist() == [2]
+    assert not reservoir.shed_one(keep_latest=True)
+    assert reservoir.shed_one(keep_latest=False) and len(reservoir) == 0 and reservoir.nbytes == 0
+    reservoir.add_batch(sized([3]))
+    assert reservoir.samples()["step"].tolist() == [3]
+
+
+def test_a_job_keeps_its_image_bytes_within_the_job_bound(monkeypatch):
+    """Past ``bytes_per_job`` the largest image tags give up their oldest samples; the tag just
+    written keeps its latest, and the job's count of bytes stays exact."""
+    kind = dataclasses.replace(KINDS[PluginName.IMAGE], bytes_per_tag=10_000, bytes_per_job=2_000)
+    monkeypatch.setitem(KINDS, PluginName.IMAGE, kind)
+    data = JobData()
+    for step in range(1, 30):
+        for tag in ("a/image", "b/image", "c/image"):
+            columns = sized([step], size=200)
+            columns["width"] = columns["height"] = np.ones(1, dtype=np.int32)
+            data.add_batch(PluginName.IMAGE, tag, columns)
+            assert data.payload_bytes(PluginName.IMAGE) <= 2_000
+            assert data.samples(PluginName.IMAGE, tag)["step"][-1] == step
+    held = sum(int(data.samples(PluginName.IMAGE, t)["nbytes"].sum()) for t in ("a/image", "b/image", "c/image"))
+    assert held == data.payload_bytes(PluginName.IMAGE)
+    data.remove_tags(PluginName.IMAGE, keep=lambda tag: tag == "a/image")
+    assert data.payload_bytes(PluginName.IMAGE) == int(data.samples(PluginName.IMAGE, "a/image")["nbytes"].sum())

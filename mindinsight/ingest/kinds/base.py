@@ -12,8 +12,13 @@ class Kind:
 
     ``value_field`` is the ``Summary.Value`` oneof field that carries it (None for kinds that
     arrive otherwise, such as graphs); ``decode`` turns such a value into the tuple of payload
-    columns (``payload`` names, in order), or None to drop it. ``lazy`` says the payload is kept
-    as stored and decoded only when a query reads it.
+    columns (``payload`` names, in order), or None to drop it as the original does, or a
+    ``Rejected`` to drop it and say why in the log. ``lazy`` says the payload is kept as stored
+    and decoded only when a query reads it.
+
+    A kind whose payload has an ``nbytes`` column is bounded in bytes too (``conf.limits``):
+    ``bytes_per_tag`` for one tag's samples, ``bytes_per_job`` for all its tags in one job;
+    ``evicted_seconds`` keeps a thinned-out sample fetchable that long (see ``Reservoir``).
     """
 
     plugin: PluginName
@@ -24,11 +29,21 @@ class Kind:
     decode: Callable | None = None
     lazy: bool = False
     preferred_tags: frozenset = frozenset()  # listed first and never evicted by the tag limits
+    bytes_per_tag: int = 0  # 0: no byte bound
+    bytes_per_job: int = 0
+    evicted_seconds: float = 0
 
     @property
     def tag_suffix(self) -> str:
         """What the REST API appends to a written tag: ``loss`` -> ``loss/scalar``."""
         return "/" + self.plugin.value
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """What ``Kind.decode`` answers for a value it drops at ingest: why, for the log."""
+
+    reason: str
 
 
 def detached(message):

@@ -1,11 +1,20 @@
-"""Histograms: buckets ``[left, width, count]`` kept serialized until a query reads them."""
+"""Histograms: buckets ``[left, width, count]`` kept serialized until a query reads them.
+
+Values no writer produces are made harmless when the buckets are read, so every answer stays
+exact, finite JSON: a bucket count is clamped to 0..``limits.MAX_HISTOGRAM_BUCKET_COUNT`` (90
+buckets of it still sum within int64), a bucket with a non-finite or huge edge is left out,
+and min / max are clamped to ``limits.MAX_HISTOGRAM_ABS_EDGE``. A histogram message over
+``limits.MAX_SAMPLE_BYTES`` is dropped at ingest.
+"""
 
 import numpy as np
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
-from mindinsight.ingest.kinds.base import Kind
+from mindinsight.ingest.kinds.base import Kind, Rejected
+
+_MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.HISTOGRAM]
 
 
 class HistogramSample:
@@ -77,24 +86,46 @@ def histogram_sample(histogram, check_limit: bool = True) -> HistogramSample | N
         return None
     buckets = np.array([(b.left, b.width, b.count) for b in histogram.buckets], dtype=np.float64).reshape(-1, 3)
     if buckets.size:
+        buckets = _sane_buckets(buckets)
         buckets = buckets[np.argsort(buckets[:, 0], kind="stable")]
-    low = histogram.min if np.isfinite(histogram.min) else 0.0
-    high = histogram.max if np.isfinite(histogram.max) else 0.0
-    return HistogramSample(buckets, float(low), float(high))
+    return HistogramSample(buckets, _sane_bound(histogram.min), _sane_bound(histogram.max))
 
 
-def decode(value) -> tuple | None:
+def _sane_buckets(buckets: np.ndarray) -> np.ndarray:
+    """Buckets whose edges are finite and within bounds, counts clamped to the exact range."""
+    edge = limits.MAX_HISTOGRAM_ABS_EDGE
+    left, width = buckets[:, 0], buckets[:, 1]
+    with np.errstate(invalid="ignore", over="ignore"):
+        usable = (np.abs(left) <= edge) & (np.abs(width) <= edge) & (np.abs(left + width) <= edge)
+    buckets = buckets[usable]
+    buckets[:, 2] = buckets[:, 2].clip(0, limits.MAX_HISTOGRAM_BUCKET_COUNT)
+    return buckets
+
+
+def _sane_bound(value: float) -> float:
+    if not np.isfinite(value):
+        return 0.0
+    edge = limits.MAX_HISTOGRAM_ABS_EDGE
+    return float(min(max(value, -edge), edge))
+
+
+def decode(value):
     histogram = value.histogram
     if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
         return None  # the original drops such a histogram
-    return (HistogramSample.from_serialized(histogram.SerializeToString()),)
+    serialized = histogram.SerializeToString()
+    if len(serialized) > _MAX_BYTES:
+        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+    return HistogramSample.from_serialized(serialized), len(serialized)
 
 
 KIND = Kind(
     PluginName.HISTOGRAM,
-    {"histogram": object},
+    {"histogram": object, "nbytes": np.int64},
     limits.STEPS_PER_TAG[PluginName.HISTOGRAM],
     value_field="histogram",
     decode=decode,
     lazy=True,
+    bytes_per_tag=limits.BYTES_PER_TAG[PluginName.HISTOGRAM],
+    bytes_per_job=limits.BYTES_PER_JOB[PluginName.HISTOGRAM],
 )

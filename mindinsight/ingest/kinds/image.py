@@ -1,21 +1,35 @@
-"""Images: the encoded bytes as written (PNG from MindSpore), with width and height."""
+"""Images: the encoded bytes as written (PNG from MindSpore), with width and height.
+
+An image over ``limits.MAX_SAMPLE_BYTES`` is dropped before its bytes are copied out of the
+record; a negative width or height (no writer means it) is kept as 0, "unknown". The bytes
+kept per tag and per job are bounded, and a thinned-out image stays fetchable for a while
+(``limits.EVICTED_IMAGE_SECONDS``): a page lists the steps, then fetches them.
+"""
 
 import numpy as np
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.kinds.base import Kind
+from mindinsight.ingest.kinds.base import Kind, Rejected
+
+_MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.IMAGE]
 
 
-def decode(value) -> tuple:
+def decode(value):
     image = value.image
-    return image.width, image.height, image.encoded_image
+    if image.ByteSize() > _MAX_BYTES:  # sized without copying the bytes out
+        return Rejected(f"image over {_MAX_BYTES} bytes")
+    encoded = image.encoded_image
+    return max(image.width, 0), max(image.height, 0), encoded, len(encoded)
 
 
 KIND = Kind(
     PluginName.IMAGE,
-    {"width": np.int32, "height": np.int32, "image": object},
+    {"width": np.int32, "height": np.int32, "image": object, "nbytes": np.int64},
     limits.STEPS_PER_TAG[PluginName.IMAGE],
     value_field="image",
     decode=decode,
+    bytes_per_tag=limits.BYTES_PER_TAG[PluginName.IMAGE],
+    bytes_per_job=limits.BYTES_PER_JOB[PluginName.IMAGE],
+    evicted_seconds=limits.EVICTED_IMAGE_SECONDS,
 )

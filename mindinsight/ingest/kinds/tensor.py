@@ -4,7 +4,9 @@ MindSpore writes every tensor's values into ``float_data`` (integers and boolean
 packed field: the values are then little-endian float32 bytes inside the serialized message,
 and ``array()`` is a zero-copy numpy view on them. Other layouts (``double_data``,
 ``raw_data``, the varint-packed integer fields) are read as well. A tensor over
-``limits.MAX_TENSOR_ELEMENTS`` keeps its shape and type only, as the original does.
+``limits.MAX_TENSOR_ELEMENTS`` keeps its shape and type only, as the original does. A tensor
+with a negative dimension, or whose message is over ``limits.MAX_SAMPLE_BYTES``, is dropped at
+ingest (numpy would read ``[-2, -3]`` as "infer these", which no tensor means).
 """
 
 import math
@@ -14,7 +16,9 @@ import numpy as np
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
-from mindinsight.ingest.kinds.base import Kind
+from mindinsight.ingest.kinds.base import Kind, Rejected
+
+_MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.TENSOR]
 
 # TensorProto field numbers (proto/mindinsight_anf_ir.proto).
 _DIMS, _DATA_TYPE, _FLOAT_DATA, _INT32_DATA, _INT64_DATA, _DOUBLE_DATA, _UINT64_DATA, _RAW_DATA = range(1, 9)
@@ -64,6 +68,11 @@ class TensorSample:
         if shown is not None and np.dtype(shown).kind in "biu" and values.dtype.kind == "f":
             values = values.astype(shown)
         return values.reshape(self.dims)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held (the serialized message)."""
+        return 0 if self.serialized is None else len(self.serialized)
 
     def __repr__(self) -> str:
         return f"TensorSample(dims={self.dims}, data_type={self.data_type}, too_large={self.too_large})"
@@ -149,13 +158,18 @@ def value_count(serialized: bytes) -> int:
     return int(_values(serialized).size)
 
 
-def tensor_sample(tensor) -> TensorSample | None:
+def tensor_sample(tensor) -> TensorSample | Rejected | None:
     """The stored form of a TensorProto, or None when its values do not fill its dims (the
-    original cannot reshape such a tensor and drops it)."""
+    original cannot reshape such a tensor and drops it), or ``Rejected`` when its dims are
+    negative or it is too large to keep."""
     dims = tuple(int(d) for d in tensor.dims)
+    if any(d < 0 for d in dims):
+        return Rejected(f"tensor with negative dims {list(dims)}")
     elements = math.prod(dims)  # exact: numpy would wrap around on absurd dims
     if elements > limits.MAX_TENSOR_ELEMENTS:
         return TensorSample(None, dims, int(tensor.data_type), True)
+    if tensor.ByteSize() > _MAX_BYTES:
+        return Rejected(f"tensor over {_MAX_BYTES} bytes")
     serialized = tensor.SerializeToString()
     count = value_count(serialized)
     if count not in (0, elements):
@@ -163,17 +177,19 @@ def tensor_sample(tensor) -> TensorSample | None:
     return TensorSample(serialized, dims, int(tensor.data_type), False)
 
 
-def decode(value) -> tuple | None:
+def decode(value):
     sample = tensor_sample(value.tensor)
-    return None if sample is None else (sample,)
+    return sample if not isinstance(sample, TensorSample) else (sample, sample.nbytes)
 
 
 KIND = Kind(
     PluginName.TENSOR,
-    {"tensor": object},
+    {"tensor": object, "nbytes": np.int64},
     limits.STEPS_PER_TAG[PluginName.TENSOR],
     max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.TENSOR],
     value_field="tensor",
     decode=decode,
     lazy=True,
+    bytes_per_tag=limits.BYTES_PER_TAG[PluginName.TENSOR],
+    bytes_per_job=limits.BYTES_PER_JOB[PluginName.TENSOR],
 )
