@@ -116,6 +116,13 @@ class LineageSearchConditionParamError(LineageError):
         return f"Search_condition param error: {self.detail}"
 
 
+class LineageAddedInfoStoreError(LineageError):
+    """Tags and remarks cannot be stored: the workspace's store cannot be read or written (ours;
+    above the original's lineage codes). A server-side fault, so a 5xx."""
+
+    value, http_status, prefix = 0x301, 500, "Tags and remarks cannot be stored."
+
+
 # -- datavisual (module 5) ------------------------------------------------------------
 
 
@@ -247,6 +254,13 @@ class ProfilerFileNotFoundError(ProfilerError):
 
 class ProfilerIOError(ProfilerError):
     value, prefix = 0x085, "Read or write file fail."
+
+
+class ProfilerFileTooLargeError(ProfilerError):
+    """A profiler file beyond the reader's bounds (``limits.MAX_PROFILER_*``): refused rather than
+    read whole (ours; next after the original's general profiler codes)."""
+
+    value, prefix = 0x086, "File beyond the reader's limits."
 
 
 class ProfilerColumnNotExistError(ProfilerError):

@@ -43,8 +43,12 @@ logger_class = TokenHidingLogger
 control_socket_disable = True
 
 
-def post_worker_init(worker):
-    """Send the app's own log records to a rotating file beside gunicorn's logs."""
+def post_fork(server, worker):
+    """Send the app's own log records to a rotating file beside gunicorn's logs.
+
+    In the worker before it builds the app (``post_worker_init`` comes after), so what the app
+    logs while it starts (its first pass over the logs) is in the file too.
+    """
     settings = Settings.from_env()
     log_dir = os.path.join(settings.workspace, "log", "app")
     os.makedirs(log_dir, mode=0o700, exist_ok=True)
@@ -57,4 +61,8 @@ def post_worker_init(worker):
     app_logger = logging.getLogger("mindinsight")
     app_logger.setLevel(logging.INFO)
     app_logger.addHandler(handler)
+
+
+def post_worker_init(worker):
+    """The original's line once the worker serves."""
     worker.log.info("Server pid: %d, start to listening.", worker.pid)

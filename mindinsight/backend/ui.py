@@ -23,8 +23,9 @@ from werkzeug.security import safe_join
 
 from mindinsight.backend.view_marks import in_memory
 from mindinsight.errors import RouteNotFoundError
+from mindinsight.format.files import open_inside, real_root
 
-DIST_DIR = Path(__file__).resolve().parent.parent / "ui" / "dist"
+DIST_DIR = Path(real_root(str(Path(__file__).parent.parent / "ui" / "dist")))
 STATIC_DIR = DIST_DIR / "static"
 
 # Preferred first: brotli is about 15% smaller than gzip on the app's JavaScript.
@@ -60,7 +61,8 @@ def _hashed_file(path: str) -> tuple[bytes, str] | None:
     kept = _kept.get(path)
     if kept is None:
         try:
-            data = Path(path).read_bytes()
+            with open_inside(path, str(DIST_DIR)) as stream:  # the one opening rule: format/files.py
+                data = stream.read()
         except OSError:
             return None
         kept = (data, hashlib.blake2b(data, digest_size=12).hexdigest())

@@ -38,10 +38,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from mindinsight.cache.memo import DerivedValues
+from mindinsight.cache.profiler_rows import ParsedRows
 from mindinsight.conf import limits
 from mindinsight.ingest.containers import JobData
-from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, list_summary_dirs
+from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, scan_summary_dirs
 from mindinsight.ingest.loader import JobLoader
+from mindinsight.ingest.quiet_dirs import QuietDirs
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +91,9 @@ class DataManager:
         self.brief_status = BriefStatus.INIT
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._brief_order: list[str] = []
+        self._quiet_dirs = QuietDirs()  # empty sub-directories, not looked into while unchanged
+        # Base-dir entries the last scan read when it stopped at limits.MAX_SCAN_COUNT, else None.
+        self.scan_stopped_at: int | None = None
         self._jobs: OrderedDict[str, CachedJob] = OrderedDict()
         self._lock = threading.RLock()
         self._wake = threading.Event()
@@ -96,6 +101,7 @@ class DataManager:
         self._thread: threading.Thread | None = None
         self._generation = 0
         self.derived = DerivedValues()  # values derived from tags' samples, for the services
+        self.profiler_rows = ParsedRows()  # parsed profiler CSV rows, for the services
 
     @property
     def generation(self) -> int:
@@ -143,9 +149,11 @@ class DataManager:
         if self.brief_status is BriefStatus.INIT:
             self.brief_status = BriefStatus.LOADING
             self._changed()
-        infos = list_summary_dirs(self.summary_base_dir)
+        scan = scan_summary_dirs(self.summary_base_dir, self._quiet_dirs)
+        infos = scan.jobs
         with self._lock:
-            before = (list(self._briefs.values()), list(self._jobs), self.brief_status)
+            before = (list(self._briefs.values()), list(self._jobs), self.brief_status, self.scan_stopped_at)
+            self.scan_stopped_at = scan.stopped_at
             self._briefs = {info.train_id: info for info in infos}
             self._brief_order = [info.train_id for info in infos]
             for train_id in [t for t in self._jobs if t not in self._briefs]:
@@ -160,7 +168,7 @@ class DataManager:
                 if info.train_id not in self._jobs:
                     self._add_job(info.train_id, info.update_time)
             self.brief_status = BriefStatus.LOADED
-            if before != (infos, list(self._jobs), self.brief_status):
+            if before != (infos, list(self._jobs), self.brief_status, self.scan_stopped_at):
                 self._changed()
 
     def _job_time(self, info: SummaryDirInfo) -> float:
@@ -212,7 +220,7 @@ class DataManager:
     def _visible_state(job: CachedJob) -> tuple:
         """What queries can see of one job: its data (the object and its version) and status."""
         data = job.loader.data
-        return data, data.version, job.loader.corrupt_records, job.status
+        return data, data.version, job.loader.corrupt_records, job.loader.unreadable_files, job.status
 
     def load_all_now(self) -> None:
         """Synchronously list and fully load (tests and tools)."""
@@ -245,6 +253,12 @@ class DataManager:
         with self._lock:
             job = self._jobs.get(train_id)
         return job.loader.corrupt_records if job else 0
+
+    def unreadable_files(self, train_id: str) -> dict[str, str]:
+        """Files of a cached job that could not be read: name -> reason ({} when not cached)."""
+        with self._lock:
+            job = self._jobs.get(train_id)
+        return job.loader.unreadable_files if job else {}
 
     def job_data(self, train_id: str) -> JobData | None:
         """Data of a cached job (possibly still loading), or None when not cached."""

@@ -5,7 +5,8 @@ parsed lineage; for any other job with lineage files the store lists them and re
 when their names, sizes or modification times changed. Queries call ``snapshot()``, which
 refreshes first, so a query sees every job listed at that moment; with nothing changed a
 refresh is one comparison per job. A server also refreshes in the background (``start``),
-so the parsing is usually done before anyone asks.
+so the parsing is usually done before anyone asks. A job whose lineage file could not be read
+is parsed again on every refresh until it can (its failure logged once), not kept as it was.
 
 Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile``).
 """
@@ -35,6 +36,7 @@ class LineageRecord:
     update_time: float
     dicts: LineageDicts
     files: tuple  # ((name, size, mtime_ns), ...)
+    complete: bool = True  # False: a file could not be read (the record is re-parsed)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class LineageStore:
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._records: dict[str, LineageRecord] = {}
         self._snapshot = LineageSnapshot((), {}, {})
+        self._logged_unreadable: dict[str, dict] = {}  # train_id -> {path: reason} last logged
 
     def start(self, interval: float) -> None:
         """Refresh in a daemon thread every ``interval`` s (0: once), so the first lineage
@@ -64,6 +67,7 @@ class LineageStore:
         thread.start()
 
     def _run(self, interval: float) -> None:
+        self.added_info.all()  # a damaged store is set aside, and logged, at start: not at the first query
         while True:
             try:
                 self.refresh()
@@ -92,7 +96,7 @@ class LineageStore:
             records = {}
             for info in briefs:
                 record = self._records.get(info.train_id)
-                if record is not None and self._briefs.get(info.train_id) == info:
+                if record is not None and record.complete and self._briefs.get(info.train_id) == info:
                     records[info.train_id] = record
                     continue
                 fresh = self._load(info, record)
@@ -108,19 +112,33 @@ class LineageStore:
     def _load(self, info: SummaryDirInfo, previous: LineageRecord | None) -> LineageRecord | None:
         if info.lineage_files == 0:
             return None
-        listed = job_files(info.path, real_root(self.manager.summary_base_dir)) or {}
+        root = real_root(self.manager.summary_base_dir)
+        listed = job_files(info.path, root) or {}
         names = naming.sort_summary_files(name for name in listed if naming.is_lineage_file(name))
         files = tuple((name, listed[name].size, listed[name].mtime_ns) for name in names)
-        if previous is not None and previous.files == files:
+        if previous is not None and previous.complete and previous.files == files:
             if previous.update_time == info.update_time:
                 return previous
             return LineageRecord(info.train_id, info.update_time, previous.dicts, files)
         try:
-            dicts = lineage_dicts(parse_lineage_files([listed[name].path for name in names]))
+            parsed = parse_lineage_files([listed[name].path for name in names], root)
+            dicts = lineage_dicts(parsed)
         except Exception:  # one damaged job must not hide the lineage of the others
             logger.exception("cannot parse the lineage of %s", info.train_id)
             return None
-        return LineageRecord(info.train_id, info.update_time, dicts, files) if dicts else None
+        self._log_unreadable(info.train_id, parsed.unreadable)
+        complete = not parsed.unreadable
+        return LineageRecord(info.train_id, info.update_time, dicts, files, complete) if dicts else None
+
+    def _log_unreadable(self, train_id: str, unreadable: dict) -> None:
+        """Log the lineage files of a job that cannot be read, once per change."""
+        if self._logged_unreadable.get(train_id, {}) == unreadable:
+            return
+        for path, reason in unreadable.items():
+            logger.warning("cannot read the lineage file %s (%s); trying again on the next refresh", path, reason)
+        if not unreadable:
+            logger.info("the lineage files of %s can be read again", train_id)
+        self._logged_unreadable[train_id] = dict(unreadable)
 
 
 def _dataset_marks(records) -> dict[str, str]:

@@ -6,7 +6,10 @@ from mindinsight.conf.plugins import PluginName
 
 # Discovery
 MAX_SUMMARY_DIR_COUNT = 999  # train jobs listed under the base dir
-MAX_SCAN_COUNT = 20_000  # directory entries scanned for a paged listing
+# Entries of the base dir one scan reads (the original's bound on a scan), so a reload costs
+# the same however many the base dir holds; the listing's ``scan_stopped_at`` says when it
+# stopped there with more left (the train jobs among the rest are not listed).
+MAX_SCAN_COUNT = 20_000
 
 # Detail cache
 MAX_CACHED_TRAIN_JOBS = 15  # jobs whose full data is kept (LRU by update time)

@@ -39,6 +39,7 @@ import numpy as np
 
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES, READ_CHUNK_BYTES
 from mindinsight.format.crc import masked_crc32c
+from mindinsight.format.files import open_inside, real_root
 
 HEADER_BYTES = 12  # u64 length + u32 masked crc of the length
 FOOTER_BYTES = 4  # u32 masked crc of the payload
@@ -127,8 +128,17 @@ def _plausible_lengths(array: np.ndarray, start: int, stop: int) -> np.ndarray:
 class RecordReader:
     """Reads the records of one file, resuming where the previous call stopped."""
 
-    def __init__(self, path: str, offset: int = 0, verify_crc: bool = True, chunk_bytes: int = READ_CHUNK_BYTES):
+    def __init__(
+        self,
+        path: str,
+        offset: int = 0,
+        verify_crc: bool = True,
+        chunk_bytes: int = READ_CHUNK_BYTES,
+        root: str | None = None,
+    ):
         self.path = path
+        # The real dir the file must lie in (format/files.py); by default the one that names it.
+        self.root = root or real_root(os.path.dirname(os.path.abspath(path)))
         self.offset = offset
         self.verify_crc = verify_crc
         self.chunk_bytes = chunk_bytes
@@ -146,7 +156,7 @@ class RecordReader:
         """
         budget = max_bytes or self.chunk_bytes
         batch = ReadBatch()
-        with open(self.path, "rb") as stream:
+        with open_inside(self.path, self.root) as stream:
             stat = os.fstat(stream.fileno())
             if self._was_replaced(stream, stat):
                 batch.replaced = True

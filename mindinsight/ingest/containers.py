@@ -146,6 +146,7 @@ class LineageData:
         self.evaluation_lineage = None  # EvaluationLineage message (last wins)
         self.dataset_graph = None  # DatasetGraph message (last wins)
         self.user_defined: dict = {}  # merged user_defined_info items
+        self.unreadable: dict[str, str] = {}  # path -> reason, of files that could not be read
 
     def reset(self) -> None:
         self.__init__()

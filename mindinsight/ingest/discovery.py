@@ -2,21 +2,25 @@
 
 The base dir itself and its direct sub-directories are candidates; a candidate holding
 summary, lineage or ``.pb`` graph files is a train job with ``train_id`` = ``./`` or
-``./<name>``. Deeper directories are ignored, at most 999 jobs listed.
+``./<name>``. Deeper directories are ignored, at most 999 jobs listed, and one scan reads at
+most ``limits.MAX_SCAN_COUNT`` entries of the base dir (the listing says when it stopped there).
 
 Nothing outside the base dir is ever opened: a symlink (a job dir or a file in one) is
-followed only when its real path lies inside the base dir's real path, and the loader opens
-files by their resolved real path (``job_files``). A file or directory deleted while it is
+followed only when its real path lies inside the base dir's real path (the one rule of
+``format/files.py``, which checks it again when the loader opens a file). A file or directory deleted while it is
 being listed is simply not listed.
 """
 
+import itertools
 import os
 import stat as file_modes
 from dataclasses import dataclass
 
 from mindinsight.conf import limits
 from mindinsight.format import naming
+from mindinsight.format.files import real_root, resolve_inside
 from mindinsight.ingest.profiler_dirs import find_profiler_dir
+from mindinsight.ingest.quiet_dirs import QuietDirs
 
 
 @dataclass(frozen=True)
@@ -55,17 +59,6 @@ class JobFile:
 
 def train_id_for(name: str | None) -> str:
     return "./" if not name else "./" + name
-
-
-def real_root(base_dir: str) -> str:
-    """The real path every opened path must lie in."""
-    return os.path.realpath(base_dir)
-
-
-def resolve_inside(path: str, root: str) -> str | None:
-    """The real path of ``path`` if it lies inside ``root`` (a real path), else None."""
-    real = os.path.realpath(path)
-    return real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None
 
 
 def _is_job_file(name: str) -> bool:
@@ -112,10 +105,11 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
 def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDirInfo | None:
     """Facts of ``path`` as a train job, or None if it holds neither a qualifying file nor
     profiler output (a profiler-only directory is listed, as the original does)."""
-    files = job_files(path, real_root(path) if root is None else root)
+    root = real_root(path) if root is None else root
+    files = job_files(path, root)
     if files is None:
         return None
-    profiler = find_profiler_dir(path)
+    profiler = find_profiler_dir(path, root)
     counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0}
     newest_ts, create_time, update_time = -1, 0.0, 0.0
     for file in files.values():
@@ -155,27 +149,64 @@ def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDir
     )
 
 
+@dataclass(frozen=True)
+class DirScan:
+    """What one scan of the base dir found: the train jobs, and ``stopped_at`` (the number of
+    base-dir entries read) when it stopped at ``limits.MAX_SCAN_COUNT`` with more left."""
+
+    jobs: list[SummaryDirInfo]
+    stopped_at: int | None = None
+
+
 def list_summary_dirs(base_dir: str) -> list[SummaryDirInfo]:
     """All train jobs under ``base_dir``, newest update first, then by train_id."""
+    return scan_summary_dirs(base_dir).jobs
+
+
+def scan_summary_dirs(base_dir: str, quiet: QuietDirs | None = None) -> DirScan:
+    """The train jobs under ``base_dir`` (newest update first, then by train_id).
+
+    One scan reads at most ``MAX_SCAN_COUNT`` entries of the base dir, so its cost is bounded
+    whatever the base dir holds; it looks into the sub-directories among them oldest
+    modification first until ``MAX_SUMMARY_DIR_COUNT`` jobs are found. ``quiet`` (kept by the
+    caller from scan to scan) skips directories that held nothing and have not changed since."""
     root = real_root(base_dir)
     try:
-        children = [(entry, _mtime(entry)) for entry in os.scandir(base_dir) if _is_job_dir(entry, root)]
+        read = _first_entries(base_dir, limits.MAX_SCAN_COUNT + 1)
     except OSError:
-        return []
-    children.sort(key=lambda pair: pair[1])
+        return DirScan([])
+    stopped_at = limits.MAX_SCAN_COUNT if len(read) > limits.MAX_SCAN_COUNT else None
+    children = [(entry, _stat(entry)) for entry in read[: limits.MAX_SCAN_COUNT] if _is_job_dir(entry, root)]
+    children.sort(key=lambda pair: pair[1].st_mtime if pair[1] else 0.0)
+    if quiet is not None:
+        quiet.begin()
     found = []
     own = inspect_dir(base_dir, train_id_for(None), root)
     if own:
         found.append(own)
-    for entry, _ in children:
+    for entry, stat in children:
         if len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
             break
+        if quiet is not None and quiet.unchanged(entry.path, stat):
+            continue
         info = inspect_dir(entry.path, train_id_for(entry.name), root)
         if info:
             found.append(info)
+        elif quiet is not None:
+            quiet.remember(entry.path, stat)
     found.sort(key=lambda info: info.train_id)
     found.sort(key=lambda info: info.update_time, reverse=True)
-    return found
+    return DirScan(found, stopped_at)
+
+
+def _first_entries(path: str, count: int) -> list:
+    """At most ``count`` entries of directory ``path`` (the rest is never read)."""
+    entries = os.scandir(path)
+    try:
+        return list(itertools.islice(entries, count))
+    finally:
+        if hasattr(entries, "close"):  # a scandir iterator left unfinished holds its descriptor
+            entries.close()
 
 
 def _is_job_dir(entry, root: str) -> bool:
@@ -189,11 +220,11 @@ def _is_job_dir(entry, root: str) -> bool:
         return False
 
 
-def _mtime(entry) -> float:
+def _stat(entry) -> os.stat_result | None:
     try:
-        return entry.stat(follow_symlinks=True).st_mtime
+        return entry.stat(follow_symlinks=True)
     except OSError:
-        return 0.0
+        return None
 
 
 def is_valid_train_id(train_id: str) -> bool:

@@ -11,11 +11,13 @@ from mindinsight.ingest.containers import LineageData
 logger = logging.getLogger(__name__)
 
 
-def parse_lineage_files(paths) -> LineageData:
-    """Read every lineage file in order; later records win, user-defined info is merged."""
+def parse_lineage_files(paths, root: str | None = None) -> LineageData:
+    """Read every lineage file in order; later records win, user-defined info is merged.
+    ``root``: the real base dir the files must lie in (``RecordReader``). A file that cannot be
+    read is named in ``unreadable`` with the reason; the caller logs it and tries it again later."""
     data = LineageData()
     for path in paths:
-        reader = RecordReader(path)
+        reader = RecordReader(path, root=root)
         try:
             while True:
                 batch = reader.read()
@@ -24,7 +26,7 @@ def parse_lineage_files(paths) -> LineageData:
                 if batch.end_of_data:
                     break
         except OSError as error:
-            logger.warning("cannot read lineage file %s: %s", path, error)
+            data.unreadable[path] = error.strerror or str(error)
     return data
 
 

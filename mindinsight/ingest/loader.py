@@ -10,7 +10,12 @@ follow file-formats.md section 5, with these decisions of ours:
   has been quiet for ``limits.DAMAGED_FILE_AGE_SECONDS``) is *final*: an incomplete end there
   is damage, skipped and counted, and reading moves on to the next file at once;
 * ``is_integrity`` is false exactly when records were skipped as damaged (CRC mismatch,
-  impossible length, a final file ending mid-record); ``corrupt_records`` counts them;
+  impossible length, a final file ending mid-record; ``corrupt_records`` counts them) or a
+  file could not be read;
+* a file that cannot be read (no permission, an I/O error, refused by ``format.files``) is
+  named in ``unreadable_files`` and logged once; reading goes on with the next summary file.
+  It is tried again when its listed state changes (a chmod changes its ctime): a skipped summary
+  or ``.pb`` file then resets the job, an unreadable lineage file is tried on every load;
 * anything already read that no longer matches the disk (a file vanished, replaced, cut
   shorter or rewritten, see ``format.records``) resets the job: it is re-read from scratch,
   so what is served always equals what is on disk after the next load;
@@ -28,6 +33,7 @@ from google.protobuf.message import DecodeError
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PluginName
 from mindinsight.format import naming
+from mindinsight.format.files import read_bounded
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
@@ -58,12 +64,19 @@ class JobLoader:
         self.fast_path = fast_path  # False: full protobuf parse of every record (same result)
         self.data = JobData()
         self.corrupt_records = 0  # records skipped as damaged since the last reset
+        self._logged_unreadable: dict[str, str] = {}  # name -> reason last logged (kept over resets)
         self._reset_state()
 
     @property
     def is_integrity(self) -> bool:
-        """False when damaged records were skipped (a partial record still being written is not damage)."""
-        return self.corrupt_records == 0
+        """False when damaged records were skipped or a file could not be read (a partial record
+        still being written is not damage)."""
+        return self.corrupt_records == 0 and not self._unreadable
+
+    @property
+    def unreadable_files(self) -> dict[str, str]:
+        """Files of the job that could not be read: name -> reason (e.g. "Permission denied")."""
+        return {name: reason for name, (reason, _mark) in sorted(self._unreadable.items())}
 
     def _reset_state(self) -> None:
         self._seen_files: set[str] = set()
@@ -73,6 +86,8 @@ class JobLoader:
         self._newest_pb_mtime = -1.0
         self._summary_graph_tags: set[str] = set()
         self._lineage_marks: dict[str, tuple] = {}
+        self._unreadable: dict[str, tuple] = {}  # name -> (reason, listed state when it failed)
+        self._lineage_failed: tuple | None = None  # (marks, failures) of the last lineage read that failed
 
     def reset(self) -> None:
         """Forget everything and re-read from scratch (a file vanished or changed)."""
@@ -93,6 +108,8 @@ class JobLoader:
             logger.info("a file of %s vanished or changed; reloading it from scratch", self.job_dir)
             self.reset()
         self._seen_files.update(files)
+        for name in [name for name in self._logged_unreadable if name not in files]:
+            del self._logged_unreadable[name]  # gone: a file of that name failing again is news
         self._load_lineage(files)
         self._load_pb_graphs(files)
         if self._load_summaries(files, max_bytes, result):
@@ -108,6 +125,10 @@ class JobLoader:
         for name, mark in self._finished.items():
             file = files[name]
             if (file.inode, file.size, file.mtime_ns) != mark:
+                return True
+        for name, (_reason, mark) in self._unreadable.items():
+            # A skipped file that changed (e.g. made readable) is read in its place, from scratch.
+            if name != self._current and not naming.is_lineage_file(name) and _listed_state(files[name]) != mark:
                 return True
         if self._current is not None:
             ordered = naming.sort_summary_files([name for name in files if naming.is_datavisual_file(name)])
@@ -129,7 +150,7 @@ class JobLoader:
             file = files[name]
             if name != self._current:
                 self._current = name
-                self._reader = RecordReader(file.path, verify_crc=self.verify_crc)
+                self._reader = RecordReader(file.path, verify_crc=self.verify_crc, root=self.root)
             reader = self._reader
             final = name != newest or now - file.mtime > limits.DAMAGED_FILE_AGE_SECONDS
             listed = (file.inode, file.size, file.mtime_ns)
@@ -137,9 +158,14 @@ class JobLoader:
                 start = reader.offset
                 try:
                     batch = reader.read(max_bytes=budget, final=final)
-                except OSError as error:  # gone since listed: the next load resets the job
-                    logger.warning("cannot read %s: %s", file.path, error)
+                except FileNotFoundError:  # gone since listed: the next load resets the job
                     return False
+                except OSError as error:
+                    self._mark_unreadable(name, files[name], error)
+                    if name == newest:
+                        return False  # tried again on the next load
+                    continue  # newer files hold data too: read on past this one
+                self._mark_readable(name)
                 if batch.replaced:
                     return True
                 consumed = reader.offset - start
@@ -190,9 +216,15 @@ class JobLoader:
             if mtime <= self._newest_pb_mtime:
                 continue
             try:
-                with open(files[name].path, "rb") as stream:
-                    model = anf_ir.ModelProto.FromString(stream.read())
-            except (OSError, DecodeError) as error:
+                # A .pb holds one graph, as a graph event's payload: the same bound applies.
+                data = read_bounded(files[name].path, self.root, limits.MAX_EVENT_PAYLOAD_BYTES)
+            except OSError as error:
+                self._mark_unreadable(name, files[name], error)
+                continue
+            self._mark_readable(name)
+            try:
+                model = anf_ir.ModelProto.FromString(data)
+            except DecodeError as error:
                 logger.warning("cannot parse graph file %s: %s", name, error)
                 continue
             self._add_graph(name, 0, mtime, model.graph)
@@ -204,5 +236,35 @@ class JobLoader:
         marks = {name: (files[name].size, files[name].mtime_ns) for name in names}
         if marks == self._lineage_marks:
             return
-        self._lineage_marks = marks
-        self.data.set_lineage(lineage.parse_lineage_files([files[name].path for name in names]))
+        parsed = lineage.parse_lineage_files([files[name].path for name in names], self.root)
+        for name in names:
+            reason = parsed.unreadable.get(files[name].path)
+            if reason is None:
+                self._mark_readable(name)
+            else:
+                self._mark_unreadable(name, files[name], OSError(None, reason))
+        # With a file unread the marks are not kept: the next load tries again. The data is set
+        # again only when that changed something (else every reload would be a new version).
+        failed = (marks, sorted(parsed.unreadable.items())) if parsed.unreadable else None
+        self._lineage_marks = {} if failed else marks
+        if failed is None or failed != self._lineage_failed:
+            self.data.set_lineage(parsed)
+        self._lineage_failed = failed
+
+    def _mark_unreadable(self, name: str, file: JobFile, error: OSError) -> None:
+        """Name ``file`` as unreadable; log it when this is news (not on every reload)."""
+        reason = error.strerror or str(error)
+        self._unreadable[name] = (reason, _listed_state(file))
+        if self._logged_unreadable.get(name) != reason:
+            self._logged_unreadable[name] = reason
+            logger.warning("cannot read %s (%s); the rest of %s is read without it", file.path, reason, self.job_dir)
+
+    def _mark_readable(self, name: str) -> None:
+        self._unreadable.pop(name, None)
+        if self._logged_unreadable.pop(name, None) is not None:
+            logger.info("%s of %s can be read again", name, self.job_dir)
+
+
+def _listed_state(file: JobFile) -> tuple:
+    """What changes when a file is rewritten, replaced or given other permissions (ctime)."""
+    return file.inode, file.size, file.mtime_ns, file.ctime

@@ -9,11 +9,19 @@ Two layouts are recognised:
   folder holds them (``FRAMEWORK/cpu_op_type_info_0.csv``, ``cpu_op_detail_info_0.csv``).
 
 The type is decided as the original does: ascend files first, then gpu, then cpu.
+
+Folders below a profiler directory (``FRAMEWORK``, ``msadvisor/...``) count only when their
+real path lies inside the base dir (``root``, the rule of ``format/files.py``); the readers
+(``profiler_csv.py``, ``profiler_files.py``) open files by the same rule.
 """
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
+
+from mindinsight.errors import ParamValueError, ProfilerDirNotFoundError, TrainJobNotExistError
+from mindinsight.format.files import real_root, resolve_inside
 
 PROFILER_DIR_PATTERN = re.compile(r"^profiler|_ascend_ms$")
 FRAMEWORK_DIR = "FRAMEWORK"
@@ -23,13 +31,32 @@ _TYPE_FILES = (
     ("cpu", ("cpu_op_detail_info", "cpu_op_type_info")),
 )
 PROFILER_INFO_PREFIX = "profiler_info_"  # profiler_info_<device>.json: meta info per device
+_PROFILER_INFO = re.compile(rf"^{PROFILER_INFO_PREFIX}(\d+)\.json$")
+# What MindSpore writes for a multi-device Ascend training's cluster analysis:
+# ascend_cluster_analyse_<mode>-parallel_<stages>_<ranks>_<rank>.csv
+_CLUSTER_FILE = re.compile(r"^ascend_cluster_analyse_[a-z]+-parallel_\d+_\d+_\d+\.csv$")
 _DEVICE_SUFFIX = re.compile(r"_(\d+)\.(?:csv|txt|json)$")
 
 
-def data_dir(profiler_dir: Path) -> Path:
-    """Where the parsed profiler files of ``profiler_dir`` are (its FRAMEWORK folder if any)."""
+def _root_of(directory: Path, root: str | None) -> str:
+    return real_root(str(directory)) if root is None else root
+
+
+def folder_inside(folder: Path, root: str) -> bool:
+    """Whether ``folder`` is a directory whose real path lies inside ``root``."""
+    return resolve_inside(str(folder), root) is not None and folder.is_dir()
+
+
+def data_dir(profiler_dir: Path, root: str | None = None) -> Path:
+    """Where the parsed profiler files of ``profiler_dir`` are (its FRAMEWORK folder if any
+    inside ``root``, the real base dir; by default ``profiler_dir`` itself)."""
     framework = profiler_dir / FRAMEWORK_DIR
-    return framework if framework.is_dir() else profiler_dir
+    return framework if folder_inside(framework, _root_of(profiler_dir, root)) else profiler_dir
+
+
+def folders(profiler_dir: Path, root: str | None = None) -> list[Path]:
+    """The profiler directory and its data folder (once when they are the same)."""
+    return list(dict.fromkeys((profiler_dir, data_dir(profiler_dir, root))))
 
 
 def _file_names(directory: Path) -> list[str]:
@@ -39,19 +66,19 @@ def _file_names(directory: Path) -> list[str]:
         return []
 
 
-def profiler_type(profiler_dir: Path) -> str:
+def profiler_type(profiler_dir: Path, root: str | None = None) -> str:
     """``ascend`` / ``gpu`` / ``cpu`` by the files present, ``""`` when none is recognised."""
-    names = _file_names(data_dir(profiler_dir))
+    names = _file_names(data_dir(profiler_dir, root))
     for kind, prefixes in _TYPE_FILES:
         if any(name.startswith(prefix) for name in names for prefix in prefixes):
             return kind
     return ""
 
 
-def device_ids(profiler_dir: Path) -> list[str]:
+def device_ids(profiler_dir: Path, root: str | None = None) -> list[str]:
     """The device ids the recognised profiler files name (``cpu_op_type_info_0.csv`` -> ``0``)."""
     found = set()
-    for name in set(_file_names(profiler_dir) + _file_names(data_dir(profiler_dir))):
+    for name in {name for folder in folders(profiler_dir, root) for name in _file_names(folder)}:
         match = _DEVICE_SUFFIX.search(name)
         known = name.startswith(PROFILER_INFO_PREFIX) or any(
             name.startswith(p) for _, prefixes in _TYPE_FILES for p in prefixes
@@ -61,9 +88,10 @@ def device_ids(profiler_dir: Path) -> list[str]:
     return sorted(found, key=int)
 
 
-def find_profiler_dir(job_dir: Path) -> tuple[str, str] | None:
+def find_profiler_dir(job_dir: Path, root: str | None = None) -> tuple[str, str] | None:
     """``(sub-directory name, profiler type)`` of the newest recognised profiler output of a
     job directory, or None. Symlinked directories are skipped, as everywhere in discovery."""
+    root = _root_of(job_dir, root)
     candidates = []
     try:
         entries = list(os.scandir(job_dir))
@@ -72,7 +100,7 @@ def find_profiler_dir(job_dir: Path) -> tuple[str, str] | None:
     for entry in entries:
         if not entry.is_dir(follow_symlinks=False) or not PROFILER_DIR_PATTERN.search(entry.name):
             continue
-        kind = profiler_type(Path(entry.path))
+        kind = profiler_type(Path(entry.path), root)
         if kind:
             candidates.append((entry.stat(follow_symlinks=False).st_mtime, entry.name, kind))
     if not candidates:
@@ -81,7 +109,108 @@ def find_profiler_dir(job_dir: Path) -> tuple[str, str] | None:
     return name, kind
 
 
-def graph_mode(profiler_dir: Path) -> str:
+def graph_mode(profiler_dir: Path, root: str | None = None) -> str:
     """``dynamic`` when the profiler recorded dynamic-shape information, else ``static``."""
-    names = _file_names(profiler_dir) + _file_names(data_dir(profiler_dir))
+    names = [name for folder in folders(profiler_dir, root) for name in _file_names(folder)]
     return "dynamic" if any(name.startswith("dynamic_shape_info") for name in names) else "static"
+
+
+@dataclass(frozen=True)
+class ProfilerOutput:
+    """A located profiler directory and the real base dir its files must lie in."""
+
+    path: Path
+    root: str
+
+    @property
+    def data_dir(self) -> Path:
+        return data_dir(self.path, self.root)
+
+    @property
+    def folders(self) -> list[Path]:
+        return folders(self.path, self.root)
+
+
+def job_path(base_dir: str, train_id: str) -> str:
+    """The real directory of ``train_id`` (``./<name>`` or ``./``), never outside the summary
+    base dir (50540002 otherwise); it may not exist."""
+    parts = train_id.split("/")
+    if train_id != "./" and (len(parts) != 2 or parts[0] != "." or parts[1] in ("", ".", "..")):
+        raise ParamValueError("Invalid profiler dir")
+    if "\x00" in train_id:
+        raise ParamValueError("Invalid profiler dir")
+    root = real_root(base_dir)
+    job = resolve_inside(os.path.join(root, train_id), root)
+    if job is None:
+        raise ParamValueError("Invalid profiler dir")
+    return job
+
+
+def locate(base_dir: str, train_id: str, profile: str) -> ProfilerOutput:
+    """The profiler directory ``profile`` of ``train_id``: the original's checks (50540002 for
+    a bad name) plus containment; its real path is a direct child of the job's."""
+    profile = profile[2:] if profile.startswith("./") else profile  # train-jobs names it either way
+    job = job_path(base_dir, train_id)
+    if "/" in profile or "\\" in profile or profile in (".", "..") or "\x00" in profile:
+        raise ParamValueError("Invalid profiler dir")
+    target = resolve_inside(os.path.join(job, profile), job)
+    if target is None or os.path.dirname(target) != job:
+        raise ParamValueError("Invalid profiler dir")
+    if not os.path.isdir(job):
+        raise TrainJobNotExistError(train_id)
+    if not os.path.isdir(target):
+        raise ProfilerDirNotFoundError(target)
+    return ProfilerOutput(Path(target), real_root(base_dir))
+
+
+def devices_info_file(output: ProfilerOutput) -> Path | None:
+    """The first ``profiler_info_<device>.json`` directly in the profiler directory (by name)."""
+    found = sorted(output.path.glob(f"{PROFILER_INFO_PREFIX}*.json"))
+    return found[0] if found else None
+
+
+def version_info_file(output: ProfilerOutput) -> Path | None:
+    """The first ``profiler_info_<device>.json`` file of the profiler directory, else of its
+    data folder."""
+    for folder in output.folders:
+        try:
+            names = sorted(entry.name for entry in folder.iterdir() if entry.is_file())
+        except OSError:
+            continue
+        for name in names:
+            if _PROFILER_INFO.match(name):
+                return folder / name
+    return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def newest_msadvisor_file(output: ProfilerOutput, device: str) -> Path | None:
+    """MSAdvisor's newest recommendation file for ``device`` (under either folder), or None."""
+    candidates = []
+    for folder in output.folders:
+        recommendations = folder / "msadvisor" / f"device_{device}" / "recommendation"
+        if not folder_inside(recommendations, output.root):
+            continue
+        try:
+            candidates += [path for path in recommendations.iterdir() if path.suffix == ".json" and path.is_file()]
+        except OSError:
+            continue
+    return max(candidates, key=_mtime) if candidates else None
+
+
+def has_cluster_files(profiler_dir: Path, root: str) -> bool:
+    """Whether the profiler directory holds a multi-device Ascend cluster analysis."""
+    for folder in folders(profiler_dir, root):
+        try:
+            names = [entry.name for entry in folder.iterdir()]
+        except OSError:
+            continue
+        if any(_CLUSTER_FILE.match(name) for name in names):
+            return True
+    return False

@@ -13,12 +13,7 @@ import operator
 
 from mindinsight.cache.lineage_store import LineageRecord, LineageSnapshot, LineageStore
 from mindinsight.conf.limits import LINEAGE_DEFAULT_PAGE_LIMIT, LINEAGE_MAX_REMARK_LENGTH, LINEAGE_MAX_TAG
-from mindinsight.errors import (
-    FileSystemPermissionError,
-    LineageParamValueError,
-    ParamValueError,
-    TrainJobNotExistError,
-)
+from mindinsight.errors import LineageParamValueError, ParamValueError, TrainJobNotExistError
 from mindinsight.ingest.discovery import is_valid_train_id
 from mindinsight.ingest.lineage_dicts import MODEL_FIELDS
 from mindinsight.services.lineage_conditions import METRIC_PREFIX, PAGE_KEYS, USER_DEFINED_PREFIX, validate_condition
@@ -149,12 +144,19 @@ def _answer_object(row: _Row, lineage_types: tuple) -> dict:
 
 
 def search_lineages(store: LineageStore, condition) -> dict:
-    """``{"customized", "object", "count"}`` for a search condition (raises 50542218 when invalid)."""
+    """``{"customized", "object", "count", "added_info_notice"}`` for a search condition (50542218 when invalid)."""
     condition = validate_condition(condition)
     rows = filtered_rows(store.snapshot(), condition)
     page = _page(rows, condition)
     types = _lineage_types(condition)
-    return {"customized": _customized(page), "object": [_answer_object(row, types) for row in page], "count": len(rows)}
+    notice = store.added_info.notice
+    return {
+        "customized": _customized(page),
+        "object": [_answer_object(row, types) for row in page],
+        "count": len(rows),
+        # Ours: why tags and remarks may be missing or cannot be edited (null when all is well).
+        "added_info_notice": notice.to_json() if notice else None,
+    }
 
 
 def validate_added_info(body) -> dict:
@@ -190,10 +192,7 @@ def update_added_info(store: LineageStore, train_id: str, body) -> dict:
         raise TrainJobNotExistError()
     if store.record(train_id) is None:
         raise ParamValueError(f"Cannot update the lineage for tran job {train_id}, because it does not exist.")
-    try:
-        store.added_info.update(train_id, added)
-    except OSError as error:
-        raise FileSystemPermissionError(f"cannot store the tag or remark: {error.strerror}") from None
+    store.added_info.update(train_id, added)  # refused (5xx) when the store cannot be read or written
     return {"status": "success"}
 
 

@@ -1,23 +1,18 @@
 """Devices of a job's profiler output (``GET profile/devices``)."""
 
-import json
-
-from mindinsight.errors import ProfilerIOError
-from mindinsight.ingest.profiler_dirs import PROFILER_INFO_PREFIX, device_ids
-from mindinsight.services.profiler_ops import check_given, profiler_path
+from mindinsight.ingest.profiler_dirs import device_ids, devices_info_file, locate
+from mindinsight.ingest.profiler_files import read_json
+from mindinsight.services.profiler_ops import check_given
 
 
 def devices(base_dir: str, train_id: str | None, profile: str | None) -> dict:
     """``{device_list, profiler_mode}``: the device ids found and the context mode the first
     ``profiler_info_<device>.json`` records ("" without one, as MindSpore 2.x CPU output has)."""
     check_given(train_id, profile)
-    directory = profiler_path(base_dir, train_id, profile)
+    output = locate(base_dir, train_id, profile)
     mode = ""
-    for info in sorted(directory.glob(f"{PROFILER_INFO_PREFIX}*.json")):
-        try:
-            meta = json.loads(info.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as error:
-            raise ProfilerIOError() from error
+    info = devices_info_file(output)
+    if info is not None:
+        meta = read_json(info, output.root)
         mode = meta.get("context_mode", "") if isinstance(meta, dict) else ""
-        break
-    return {"device_list": device_ids(directory), "profiler_mode": mode}
+    return {"device_list": device_ids(output.path, output.root), "profiler_mode": mode}

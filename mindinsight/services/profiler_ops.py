@@ -3,32 +3,24 @@
 A search condition names a view (``op_type``), a device, filters, a sort and a page; the answer is
 ``{col_name, object: [rows], size: rows after filtering}``. Views are read from the parsed CSV
 files the profiler wrote; a view whose file is absent answers no rows, as the original does.
-Files are parsed once per (path, size, mtime) and kept in a small memo.
+Files are read by ``ingest/profiler_csv.py`` and their rows kept by ``cache/profiler_rows.py``.
 """
 
-import csv
-import os
-import threading
-from collections import OrderedDict
-from pathlib import Path
-
+from mindinsight.cache.profiler_rows import ParsedRows
 from mindinsight.errors import (
     ParamTypeError,
     ParamValueError,
     ProfilerColumnNotExistError,
     ProfilerDeviceIdError,
-    ProfilerDirNotFoundError,
     ProfilerFilterConditionError,
     ProfilerGroupConditionError,
-    ProfilerIOError,
     ProfilerOpTypeError,
     ProfilerParamTypeError,
     ProfilerSortConditionError,
-    TrainJobNotExistError,
 )
-from mindinsight.ingest.profiler_dirs import data_dir
+from mindinsight.ingest.profiler_csv import READERS
+from mindinsight.ingest.profiler_dirs import locate
 
-MS_TO_US = 1e3
 FILTER_KEYS = ("in", "not_in", "partial_match_str_in", "display_op_type", "step")
 GROUP_LIMIT = (1, 100)
 GROUP_MAX_OFFSET = 1_000_000
@@ -108,114 +100,6 @@ VIEW_COLUMNS = {
     "pynative_type": ["op_type", "execution_time", "execution_frequency", "percent"],
     "pynative_detail": ["op_name", "op_type", "avg_execution_time", "subgraph", "full_op_name"],
 }
-
-
-def rounded(value: float) -> float:
-    """The original's display rounding: 6 decimals below 1, 3 from 1 up."""
-    return round(value, 6 if value < 1 else 3)
-
-
-def _cpu_type_row(row: list[str]) -> list:
-    # CSV: op_type, type_occurrences, execution_frequency(per-step), total_compute_time (ms),
-    # avg_time(ms), percent (fraction) -> times in µs, percent x100
-    return [
-        row[0],
-        int(row[1]),
-        int(row[2]),
-        rounded(float(row[3]) * MS_TO_US),
-        rounded(float(row[4]) * MS_TO_US),
-        rounded(float(row[5]) * 100),
-    ]
-
-
-def _cpu_detail_row(row: list[str]) -> list:
-    # CSV: op_side, op_type, op_name, full_op_name, op_occurrences, op_total_time(ms), op_avg_time(ms),
-    # total_proportion (fraction, kept as is), subgraph[, pid]
-    return [
-        *row[:4],
-        int(row[4]),
-        rounded(float(row[5]) * MS_TO_US),
-        rounded(float(row[6]) * MS_TO_US),
-        rounded(float(row[7])),
-        row[8],
-    ]
-
-
-# view -> (file name pattern, row converter); other views have no reader here and answer no rows
-READERS = {
-    "cpu_op_type": ("cpu_op_type_info_{}.csv", _cpu_type_row),
-    "cpu_op_info": ("cpu_op_detail_info_{}.csv", _cpu_detail_row),
-}
-
-
-class _ParsedFiles:
-    """Rows of parsed files by (path, size, mtime): a changed file is parsed again."""
-
-    def __init__(self, size: int = 32):
-        self.size = size
-        self._entries: OrderedDict[tuple, list] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def rows(self, path: Path, convert) -> list[list]:
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            return []
-        except OSError as error:
-            raise ProfilerIOError() from error
-        key = (str(path), stat.st_size, stat.st_mtime_ns, convert)
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
-        try:
-            with open(path, newline="", encoding="utf-8") as file:
-                reader = csv.reader(file)
-                next(reader, None)  # header
-                rows = [convert(row) for row in reader if row]
-        except (OSError, UnicodeDecodeError, ValueError, IndexError) as error:
-            raise ProfilerIOError() from error
-        with self._lock:
-            self._entries[key] = rows
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        return rows
-
-
-PARSED = _ParsedFiles()
-
-
-def job_path(base_dir: str, train_id: str) -> str:
-    """The absolute directory of ``train_id`` (``./<name>`` or ``./``), never outside the summary
-    base dir (50540002 otherwise); it may not exist."""
-    parts = train_id.split("/")
-    if train_id != "./" and (len(parts) != 2 or parts[0] != "." or parts[1] in ("", ".", "..")):
-        raise ParamValueError("Invalid profiler dir")
-    if "\x00" in train_id:
-        raise ParamValueError("Invalid profiler dir")
-    base = os.path.realpath(base_dir)
-    job = os.path.realpath(os.path.join(base, train_id))
-    if os.path.commonpath([base, job]) != base:
-        raise ParamValueError("Invalid profiler dir")
-    return job
-
-
-def profiler_path(base_dir: str, train_id: str | None, profile: str | None) -> Path:
-    """The absolute profiler directory of ``train_id``/``profile``, never outside the summary
-    base dir: the original's parameter checks (both given, 50540002) plus realpath containment."""
-    check_given(train_id, profile)
-    profile = profile[2:] if profile.startswith("./") else profile  # train-jobs names it either way
-    job = job_path(base_dir, train_id)
-    if "/" in profile or "\\" in profile or profile in (".", "..") or "\x00" in profile:
-        raise ParamValueError("Invalid profiler dir")
-    target = os.path.realpath(os.path.join(job, profile))
-    if os.path.dirname(target) != job:
-        raise ParamValueError("Invalid profiler dir")
-    if not os.path.isdir(job):
-        raise TrainJobNotExistError(train_id)
-    if not os.path.isdir(target):
-        raise ProfilerDirNotFoundError(target)
-    return Path(target)
 
 
 def check_given(train_id, profile) -> None:
@@ -329,16 +213,17 @@ def paged(rows: list[list], group: dict) -> list[list]:
     return rows[limit * offset : limit * (offset + 1)]
 
 
-def search_ops(base_dir: str, train_id: str | None, profile: str | None, condition) -> dict:
-    """``{col_name, object, size}`` of one operator view of a job's profiler output."""
+def search_ops(base_dir: str, train_id: str | None, profile: str | None, condition, parsed: ParsedRows) -> dict:
+    """``{col_name, object, size}`` of one operator view of a job's profiler output; ``parsed``
+    keeps the rows of the files read."""
     check_given(train_id, profile)
     view, device = validate_condition(condition)
-    directory = profiler_path(base_dir, train_id, profile)
+    output = locate(base_dir, train_id, profile)
     columns = VIEW_COLUMNS[view]
     rows = []
     if view in READERS:
         pattern, convert = READERS[view]
-        rows = PARSED.rows(data_dir(directory) / pattern.format(device), convert)
+        rows = parsed.rows(output.data_dir / pattern.format(device), output.root, convert)
     rows = filtered(rows, columns, condition.get("filter_condition") or {})
     size = len(rows)
     if condition.get("sort_condition"):

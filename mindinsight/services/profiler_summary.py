@@ -9,8 +9,6 @@ both of those analyses the original itself shows only the common tutorial and MS
 recommendation, which is what is answered here.
 """
 
-import json
-import re
 from pathlib import Path
 
 from mindinsight import __version__
@@ -21,37 +19,24 @@ from mindinsight.errors import (
     ProfilerParamValueError,
     TrainJobNotExistError,
 )
-from mindinsight.ingest.profiler_dirs import PROFILER_INFO_PREFIX, data_dir, find_profiler_dir
-from mindinsight.services.profiler_ops import check_given, job_path, profiler_path
+from mindinsight.format.files import real_root
+from mindinsight.ingest.profiler_dirs import (
+    ProfilerOutput,
+    find_profiler_dir,
+    has_cluster_files,
+    job_path,
+    locate,
+    newest_msadvisor_file,
+    version_info_file,
+)
+from mindinsight.ingest.profiler_files import read_json
+from mindinsight.services.profiler_ops import check_given
 
 # MindSpore major versions whose profiler output this reader understands.
 READABLE_MINDSPORE_MAJORS = (2,)
-_PROFILER_INFO = re.compile(rf"^{PROFILER_INFO_PREFIX}(\d+)\.json$")
 _TYPE_LABEL_SUFFIX = "-proposer_type_label"
-# What MindSpore writes for a multi-device Ascend training's cluster analysis:
-# ascend_cluster_analyse_<mode>-parallel_<stages>_<ranks>_<rank>.csv
-_CLUSTER_FILE = re.compile(r"^ascend_cluster_analyse_[a-z]+-parallel_\d+_\d+_\d+\.csv$")
 # The keys the original keeps when the step-trace or pipeline analysis is missing.
 _ALWAYS_SHOWN = ("common-proposer_type_label", "common-profiler_tutorial", "msadvisor-proposer")
-
-
-def _read_json(path: Path):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ProfilerIOError() from error
-
-
-def _profiler_info_file(directory: Path) -> Path | None:
-    for folder in dict.fromkeys((directory, data_dir(directory))):
-        try:
-            names = sorted(entry.name for entry in folder.iterdir() if entry.is_file())
-        except OSError:
-            continue
-        for name in names:
-            if _PROFILER_INFO.match(name):
-                return folder / name
-    return None
 
 
 def _readable(ms_version: str) -> bool:
@@ -63,32 +48,28 @@ def profile_info(base_dir: str, train_id: str | None, profile: str | None) -> di
     """``{state, ms, mi}`` from the first ``profiler_info_<device>.json`` that records the
     MindSpore version, ``{}`` without one. ``state`` says whether this reader understands that
     version's output (the original compared it with its own version number instead)."""
-    info_file = _profiler_info_file(profiler_path(base_dir, train_id, profile))
+    check_given(train_id, profile)
+    output = locate(base_dir, train_id, profile)
+    info_file = version_info_file(output)
     if info_file is None:
         return {}
-    meta = _read_json(info_file)
+    meta = read_json(info_file, output.root)
     ms_version = meta.get("ms_version", "") if isinstance(meta, dict) else ""
     if not isinstance(ms_version, str) or not ms_version:
         return {}
     return {"state": _readable(ms_version), "ms": ms_version, "mi": __version__}
 
 
-def _common(_directory: Path, _device: str) -> dict:
+def _common(_output: ProfilerOutput, _device: str) -> dict:
     return {"common-profiler_tutorial": None}
 
 
-def _msadvisor(directory: Path, device: str) -> dict:
+def _msadvisor(output: ProfilerOutput, device: str) -> dict:
     """MSAdvisor's newest recommendation file, its ``model`` renamed as the original does."""
-    candidates = []
-    for root in dict.fromkeys((directory, data_dir(directory))):
-        folder = root / "msadvisor" / f"device_{device}" / "recommendation"
-        try:
-            candidates += [path for path in folder.iterdir() if path.suffix == ".json" and path.is_file()]
-        except OSError:
-            continue
-    if not candidates:
+    newest = newest_msadvisor_file(output, device)
+    if newest is None:
         return {}
-    recommendation = _read_json(max(candidates, key=lambda path: path.stat().st_mtime))
+    recommendation = read_json(newest, output.root)
     if not isinstance(recommendation, dict):
         raise ProfilerIOError()
     recommendation["msadvisor-proposer"] = recommendation.pop("model", None)
@@ -105,10 +86,10 @@ def propose(base_dir: str, train_id: str | None, profile: str | None, device_id:
         device = str(int("0" if device_id is None else device_id))
     except ValueError:
         raise ParamTypeError("device_id", "Integer") from None
-    directory = profiler_path(base_dir, train_id, profile)
+    output = locate(base_dir, train_id, profile)
     suggestions: dict = {}
     for name, proposer in PROPOSERS.items():
-        found = proposer(directory, device)
+        found = proposer(output, device)
         if found:
             suggestions[name + _TYPE_LABEL_SUFFIX] = None
             suggestions.update(found)
@@ -127,15 +108,10 @@ def cluster_propose(base_dir: str, train_id: str | None) -> dict:
     job = Path(job_path(base_dir, train_id))
     if not job.is_dir():
         raise TrainJobNotExistError(train_id)
-    found = find_profiler_dir(job)
+    root = real_root(base_dir)
+    found = find_profiler_dir(job, root)
     if found is None:
         raise ProfilerDirNotFoundError(str(job))
-    directory = job / found[0]
-    for folder in dict.fromkeys((directory, data_dir(directory))):
-        try:
-            names = [entry.name for entry in folder.iterdir()]
-        except OSError:
-            continue
-        if any(_CLUSTER_FILE.match(name) for name in names):
-            raise ProfilerParamValueError("The cluster analysis of multi-device Ascend output is not supported.")
+    if has_cluster_files(job / found[0], root):
+        raise ProfilerParamValueError("The cluster analysis of multi-device Ascend output is not supported.")
     return {}

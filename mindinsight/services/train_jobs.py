@@ -45,11 +45,21 @@ def _train_job_item(manager: DataManager, info: SummaryDirInfo) -> dict:
         "is_integrity": manager.is_integrity(info.train_id),
         # Ours: records skipped for a CRC mismatch or a broken length (0 for a sound job).
         "skipped_records": manager.skipped_records(info.train_id),
+        # Ours: files the server could not read (path relative to the base dir, and why).
+        "unreadable_files": _unreadable_files(manager, info),
         "plugins": job_plugins(manager, info.train_id),
     }
     if info.profiler_dir:  # only jobs with profiler output say which graph mode it profiled
         item["graph_mode"] = graph_mode(Path(info.path) / info.profiler_dir)
     return item
+
+
+def _unreadable_files(manager: DataManager, info: SummaryDirInfo) -> list[dict]:
+    job_dir = info.train_id[2:]  # "" for the base dir itself
+    return [
+        {"path": os.path.join(job_dir, name), "reason": reason}
+        for name, reason in manager.unreadable_files(info.train_id).items()
+    ]
 
 
 def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str | None = None) -> dict:
@@ -65,6 +75,9 @@ def list_train_jobs(manager: DataManager, offset: int, limit: int, train_id: str
         "name": os.path.basename(manager.summary_base_dir.rstrip(os.sep)) or manager.summary_base_dir,
         "total": len(infos),
         "load_status": manager.brief_status.value,
+        # Ours: the number of base-dir entries the scan read when it stopped at its limit (jobs
+        # among the rest are not listed), else null.
+        "scan_stopped_at": manager.scan_stopped_at,
         "train_jobs": [_train_job_item(manager, info) for info in page],
     }
 

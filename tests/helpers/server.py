@@ -46,10 +46,23 @@ def mindinsight_command() -> tuple[list[str], Path]:
     return [sys.executable, "-m", "mindinsight"], ROOT
 
 
-def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``mindinsight <args>`` (see ``mindinsight_command``) and capture its output."""
+def run_cli(*args: str, env: dict | None = None, timeout: float = 60, prefix=()) -> subprocess.CompletedProcess:
+    """Run ``mindinsight <args>`` (see ``mindinsight_command``), after ``prefix``, and capture its output."""
     command, cwd = mindinsight_command()
-    return subprocess.run([*command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([*prefix, *command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def obeying_file_modes() -> list[str]:
+    """A command prefix under which file modes bind the server as they bind any user.
+
+    Root reads a ``chmod 000`` file anyway (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): run as root,
+    the server keeps its uid (it still reaches the interpreter under /root) but loses those two
+    capabilities for good, so it meets a real EACCES. Other users need nothing.
+    """
+    if os.geteuid() != 0:
+        return []
+    dropped = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--bounding-set={dropped}", f"--inh-caps={dropped}"]
 
 
 @dataclass
@@ -83,13 +96,22 @@ class Server:
 
 @contextlib.contextmanager
 def running_server(
-    summary_base_dir, workspace, reload_interval: int = 3, url_path_prefix: str = "", host: str = "", token: str = ""
+    summary_base_dir,
+    workspace,
+    reload_interval: int = 3,
+    url_path_prefix: str = "",
+    host: str = "",
+    token: str = "",
+    obey_file_modes: bool = False,
+    options: tuple[str, ...] = (),
 ):
     """``mindinsight start`` on a free port; ``mindinsight stop`` on exit.
 
     ``host`` binds another address (the server is still reached on 127.0.0.1); ``token`` is
     passed with ``--token``. The token the server asks for (given, or the one ``start`` made
-    up and printed) is the ``Server``'s ``token``.
+    up and printed) is the ``Server``'s ``token``. ``obey_file_modes``: the server cannot read
+    what file modes forbid, even when the tests run as root (``obeying_file_modes``).
+    ``options``: further command-line options of ``start`` (``--allowed-host``, ...).
     """
     for _attempt in range(3):  # another process may grab the free port before gunicorn does
         port = free_port()
@@ -110,7 +132,8 @@ def running_server(
             args += ["--host", host]
         if token:
             args += ["--token", token]
-        started = run_cli(*args, env={**os.environ})
+        args += list(options)
+        started = run_cli(*args, env={**os.environ}, prefix=obeying_file_modes() if obey_file_modes else ())
         if started.returncode == 0:
             break
         if "already in use" not in started.stderr:

@@ -1,4 +1,5 @@
-"""Limits on the real server: 999 train directories listed, 300 tags kept per job.
+"""Limits on the real server: 999 train directories listed, 300 tags kept per job, 20,000
+base-dir entries read per scan.
 
 The original lists at most 999 summary directories: it visits the base dir's children
 oldest modification time first and stops once 999 hold summary files, so the newest ones
@@ -6,12 +7,18 @@ beyond are not listed at all (``total`` counts the listed ones). A job keeps at 
 tags: when one more arrives, the oldest-added tag is dropped and remembered, and a dropped
 tag is not taken back while the job is at its limit. Both must hold without the server's
 memory growing with what it leaves out (the worker's peak RSS is checked).
+
+One scan of the base dir reads at most 20,000 of its entries (``MAX_SCAN_COUNT``), so an idle
+server's reloads cost the same however many the base dir holds; the listing says when the scan
+stopped there (``scan_stopped_at``), and the jobs among the entries it did not read are not listed.
 """
 
+import itertools
 import os
+import time
 from pathlib import Path
 
-from mindinsight.conf.limits import MAX_SUMMARY_DIR_COUNT, MAX_TAGS_PER_JOB
+from mindinsight.conf.limits import MAX_SCAN_COUNT, MAX_SUMMARY_DIR_COUNT, MAX_TAGS_PER_JOB
 from mindinsight.errors import ScalarNotExistError, error_code
 from mindinsight.scripts.processes import server_processes
 from mindinsight.summary.writer import SummaryWriter
@@ -71,6 +78,7 @@ def test_listing_stops_at_999_train_directories(tmp_path):
 
         everything = train_jobs(server, offset=0, limit=999)
         assert everything["total"] == MAX_SUMMARY_DIR_COUNT
+        assert everything["scan_stopped_at"] is None  # 1,005 entries: all read
         listed = [job["train_id"] for job in everything["train_jobs"]]
         # The oldest 999 directories, newest update first; the 6 newest are left out.
         assert listed == [f"./{job_name(i)}" for i in reversed(range(MAX_SUMMARY_DIR_COUNT))]
@@ -122,3 +130,47 @@ def test_a_job_keeps_300_tags_dropping_the_oldest_added(tmp_path):
         peak = worker_peak_rss(server)
         print(f"\nworker peak RSS with one {TAGS_WRITTEN}-tag job: {peak / 2**20:.1f} MiB")
         assert peak < MAX_WORKER_PEAK_RSS
+
+
+EMPTY_DIRS = 40_000
+JOB_EVERY = 2_000  # one in this many of the directories holds a train job
+
+
+def worker_cpu_percent(server, seconds: float = 10) -> float:
+    """The worker's CPU use over ``seconds`` (percent of one core)."""
+    processes = server_processes(server.port)
+    pids = {proc.pid for proc in processes}
+    (worker,) = [proc for proc in processes if proc.ppid() in pids]
+    worker.cpu_percent(None)
+    time.sleep(seconds)
+    return worker.cpu_percent(None)
+
+
+def test_a_scan_reads_at_most_max_scan_count_entries_of_the_base_dir(tmp_path):
+    base = tmp_path / "base"
+    base.mkdir()
+    names = [f"dir_{index:05d}" for index in range(EMPTY_DIRS)]
+    for name in names:
+        (base / name).mkdir()
+    with_jobs = names[::JOB_EVERY]
+    for name in with_jobs:
+        with SummaryWriter(base / name, timestamp=FIRST_MTIME) as writer:
+            writer.add_scalar("loss", 1.0, 1)
+    # The server reads the directory in the same order: the jobs among its first entries are listed.
+    read = {entry.name for entry in itertools.islice(os.scandir(base), MAX_SCAN_COUNT)}
+    expected = sorted(f"./{name}" for name in with_jobs if name in read)
+    assert 0 < len(expected) < len(with_jobs)
+
+    with running_server(base, tmp_path / "ws", reload_interval=3) as server:
+        wait_for(lambda: train_jobs(server)["load_status"] == "loaded", timeout=60)
+        listing = train_jobs(server, limit=999)
+        assert listing["scan_stopped_at"] == MAX_SCAN_COUNT
+        assert sorted(job["train_id"] for job in listing["train_jobs"]) == expected
+        assert listing["total"] == len(expected)
+
+        cpu = worker_cpu_percent(server)
+        print(f"\nidle worker CPU with {EMPTY_DIRS} sub-directories (reload every 3 s): {cpu:.1f} % of a core")
+        # The next scans (one every 3 s meanwhile) still stop there and list the same jobs.
+        again = train_jobs(server, limit=999)
+        assert again["scan_stopped_at"] == MAX_SCAN_COUNT
+        assert sorted(job["train_id"] for job in again["train_jobs"]) == expected

@@ -30,10 +30,11 @@ def test_train_jobs_listing(client):
         "dump_dir",
         "is_integrity",
         "skipped_records",
+        "unreadable_files",
         "plugins",
     ]
     assert job["cache_status"] == "CACHED" and job["summary_files"] == 1 and job["is_integrity"] is True
-    assert job["skipped_records"] == 0
+    assert job["skipped_records"] == 0 and job["unreadable_files"] == []
     assert len(job["plugins"]["scalar"]) == 6
     assert list(job["plugins"]) == [
         "image",

@@ -8,6 +8,7 @@ import tracemalloc
 import pytest
 
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES
+from mindinsight.format import records as record_format
 from mindinsight.format.crc import crc32c, masked_crc32c
 from mindinsight.format.records import RecordReader, frame
 from tests.ut.conftest import FIXTURES
@@ -124,7 +125,7 @@ def test_reader_buffer_is_bounded_by_the_chunk(tmp_path, monkeypatch):
     path = tmp_path / "x.summary.1"
     path.write_bytes(b"".join(frame(b"x" * 100) for _ in range(1000)))
     sizes = []
-    real_open = open
+    real_open = record_format.open_inside  # what the reader opens every file with
 
     class Spy:
         def __init__(self, stream):
@@ -144,7 +145,7 @@ def test_reader_buffer_is_bounded_by_the_chunk(tmp_path, monkeypatch):
         def __exit__(self, *exc):
             self.stream.close()
 
-    monkeypatch.setattr("builtins.open", lambda *a, **k: Spy(real_open(*a, **k)))
+    monkeypatch.setattr(record_format, "open_inside", lambda *a, **k: Spy(real_open(*a, **k)))
     reader = RecordReader(str(path), chunk_bytes=1000)
     payloads, _, _ = read_all(reader, max_bytes=1000)
     assert len(payloads) == 1000
@@ -205,7 +206,7 @@ def test_no_read_is_larger_than_the_file(tmp_path, monkeypatch):
     path = tmp_path / "x.summary.1"
     path.write_bytes(frame(b"a") + header(400_000_000) + b"\x00" * 100 + frame(b"b"))
     sizes = []
-    real_open = open
+    real_open = record_format.open_inside  # what the reader opens every file with
 
     class Spy:
         def __init__(self, stream):
@@ -224,7 +225,7 @@ def test_no_read_is_larger_than_the_file(tmp_path, monkeypatch):
         def __exit__(self, *exc):
             self.stream.close()
 
-    monkeypatch.setattr("builtins.open", lambda *a, **k: Spy(real_open(*a, **k)))
+    monkeypatch.setattr(record_format, "open_inside", lambda *a, **k: Spy(real_open(*a, **k)))
     reader = RecordReader(str(path))
     assert [reader.read(final=final).payloads for final in (False, True)] == [[b"a"], [b"b"]]
     assert sizes and 0 < max(sizes) <= path.stat().st_size

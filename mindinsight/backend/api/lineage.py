@@ -7,7 +7,7 @@ from mindinsight.backend.context import lineage_store
 from mindinsight.backend.params import FreeFormBody, JsonValue, Text
 from mindinsight.backend.view_marks import POOLED
 from mindinsight.errors import (
-    FileSystemPermissionError,
+    LineageAddedInfoStoreError,
     LineageParamValueError,
     LineageSearchConditionParamError,
     ParamValueError,
@@ -66,7 +66,7 @@ def search_lineages(manager, body):
     serving=POOLED,
     args=TrainIdArgs(),
     body=AddedInfoBody(),
-    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, FileSystemPermissionError),
+    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, LineageAddedInfoStoreError),
     example={"train_id": EXAMPLE_JOB, "tag": 1, "remark": "baseline"},
 )
 def update_lineage(manager, train_id, body):

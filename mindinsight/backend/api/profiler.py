@@ -12,12 +12,14 @@ from mindinsight.errors import (
     ProfilerColumnNotExistError,
     ProfilerDeviceIdError,
     ProfilerDirNotFoundError,
+    ProfilerFileTooLargeError,
     ProfilerFilterConditionError,
     ProfilerGroupConditionError,
     ProfilerIOError,
     ProfilerOpTypeError,
     ProfilerParamTypeError,
     ProfilerParamValueError,
+    ProfilerPathError,
     ProfilerSortConditionError,
     TrainJobNotExistError,
 )
@@ -25,8 +27,16 @@ from mindinsight.services import profiler_devices, profiler_ops, profiler_summar
 
 TOPIC = Topic("profiler")
 EXAMPLE_DIR = {"profile": "vm_23733_20261123203458746_ascend_ms", "train_id": "./h_profiler_resnet"}
-# What every read of a named profiler directory can answer.
-DIR_ERRORS = (ParamValueError, TrainJobNotExistError, ProfilerDirNotFoundError, ProfilerIOError)
+# What every read of a named profiler directory can answer (a file outside the base dir, not
+# a regular file or beyond the readers' bounds: 50546081, 50546085, 50546086).
+DIR_ERRORS = (
+    ParamValueError,
+    TrainJobNotExistError,
+    ProfilerDirNotFoundError,
+    ProfilerIOError,
+    ProfilerPathError,
+    ProfilerFileTooLargeError,
+)
 
 
 class ProfileArgs(Schema):
@@ -57,6 +67,8 @@ class SearchCondition(Schema):
         ProfilerParamTypeError,
         ProfilerDirNotFoundError,
         ProfilerIOError,
+        ProfilerPathError,
+        ProfilerFileTooLargeError,
         ProfilerColumnNotExistError,
         ProfilerDeviceIdError,
         ProfilerOpTypeError,
@@ -75,7 +87,7 @@ class SearchCondition(Schema):
 def ops_search(manager, profile, train_id, **condition):
     """``{col_name, object, size}``: one filtered, sorted page of an operator view."""
     given = {name: value for name, value in condition.items() if value is not None}
-    return profiler_ops.search_ops(manager.summary_base_dir, train_id, profile, given)
+    return profiler_ops.search_ops(manager.summary_base_dir, train_id, profile, given, manager.profiler_rows)
 
 
 @TOPIC.get(

@@ -6,10 +6,26 @@ export function skippedRecords(job) {
   return Number.isFinite(count) && count > 0 ? Math.floor(count) : 0
 }
 
-/** Whether the dashboard should mention damaged data: a job not intact or with skipped records. */
+/**
+ * Files of a job the server could not read: `unreadable_files` as `[{path, reason}]` (missing on
+ * older servers = none; entries without a path are dropped).
+ */
+export function unreadableFiles(job) {
+  const files = job?.unreadable_files
+  if (!Array.isArray(files)) return []
+  return files
+    .filter((file) => file && typeof file.path === 'string' && file.path)
+    .map((file) => ({ path: file.path, reason: typeof file.reason === 'string' ? file.reason : '' }))
+}
+
+/**
+ * Whether the dashboard should mention damaged data: skipped records, or a job not intact for
+ * another reason than unreadable files (those are listed on their own).
+ */
 export function dataHealth(job) {
   const skipped = skippedRecords(job)
-  return { skipped, damaged: Boolean(job) && (job.is_integrity === false || skipped > 0) }
+  const otherwise = job?.is_integrity === false && !unreadableFiles(job).length
+  return { skipped, damaged: Boolean(job) && (otherwise || skipped > 0) }
 }
 
 /** Tags of one plugin from a plugins answer (an empty list when absent). */

@@ -7,6 +7,7 @@ import {
   skippedRecords,
   tagsOf,
   tensorRows,
+  unreadableFiles,
 } from '../../src/lib/dashboard.js'
 
 describe('data health of a train job', () => {
@@ -23,6 +24,20 @@ describe('data health of a train job', () => {
     expect(dataHealth({ is_integrity: false })).toEqual({ skipped: 0, damaged: true })
     expect(dataHealth({ is_integrity: true, skipped_records: 2 })).toEqual({ skipped: 2, damaged: true })
     expect(dataHealth(null)).toEqual({ skipped: 0, damaged: false })
+  })
+
+  it('lists unreadable files apart from damage', () => {
+    const unreadable = [{ path: 'run/events.summary.1', reason: 'Permission denied' }]
+    expect(unreadableFiles({ unreadable_files: unreadable })).toEqual(unreadable)
+    expect(unreadableFiles({ unreadable_files: [{ path: 'a' }, { reason: 'x' }, null] })).toEqual([
+      { path: 'a', reason: '' },
+    ])
+    expect(unreadableFiles({})).toEqual([])
+    expect(unreadableFiles(null)).toEqual([])
+    // Not intact only because of unreadable files: the list says it, not the "damaged" line.
+    expect(dataHealth({ is_integrity: false, unreadable_files: unreadable })).toEqual({ skipped: 0, damaged: false })
+    const both = { is_integrity: false, skipped_records: 1, unreadable_files: unreadable }
+    expect(dataHealth(both)).toEqual({ skipped: 1, damaged: true })
   })
 })
 
