@@ -6,6 +6,7 @@ import sys
 
 from mindinsight import __version__
 from mindinsight.conf import limits
+from mindinsight.conf.origins import allowed_host, trusted_origin
 from mindinsight.conf.settings import Settings, token_problem
 
 URL_SEGMENT = re.compile(r"^[a-zA-Z0-9_\-.]+$")
@@ -52,6 +53,19 @@ def access_token(text: str) -> str:
     return text
 
 
+def _checked(parse):
+    """An argparse ``type`` from a parser raising ValueError with a message for the user."""
+
+    def check(text: str) -> str:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    check.__name__ = parse.__name__
+    return check
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mindinsight",
@@ -85,6 +99,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="access token every request must present (default: none on loopback, a random "
         "one printed in the web address beyond loopback)",
     )
+    start.add_argument(
+        "--allowed-host",
+        dest="allowed_hosts",
+        action="append",
+        type=_checked(allowed_host),
+        metavar="HOST",
+        help="a host name (or address) the server answers to besides loopback's, e.g. the one a "
+        "reverse proxy sends in Host; repeatable (on loopback only these and loopback names are "
+        "answered, against DNS rebinding)",
+    )
+    start.add_argument(
+        "--trusted-origin",
+        dest="trusted_origins",
+        action="append",
+        type=_checked(trusted_origin),
+        metavar="ORIGIN",
+        help="an origin (scheme://host[:port]) whose pages may change state, e.g. a reverse "
+        "proxy's public address; repeatable",
+    )
 
     stop = commands.add_parser(
         "stop",
@@ -117,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                     "url_path_prefix",
                     "host",
                     "token",
+                    "allowed_hosts",
+                    "trusted_origins",
                 )
             }
         )

@@ -330,3 +330,22 @@ class CrossOriginRequestError(MindInsightError):
 class UrlTooLongError(MindInsightError):
     value, http_status = 0x103, 414
     prefix = "URL too long."
+
+
+class HostNotAllowedError(MindInsightError):
+    """A ``Host`` the server does not answer to (DNS rebinding: a page of another site whose name
+    was made to resolve to this machine); see ``backend/access.py``."""
+
+    value, http_status = 0x104, 403
+    prefix = (
+        "Host not allowed: this server answers to loopback names (localhost, 127.0.0.1, [::1]) and to "
+        "the hosts named with --allowed-host."
+    )
+
+
+class RequestBodyTooLargeError(MindInsightError):
+    """A request body longer than ``limits.MAX_REQUEST_BODY_BYTES``, refused by the serving front
+    before it is read whole."""
+
+    value, http_status = 0x105, 413
+    prefix = "Request body too large."

@@ -6,20 +6,33 @@
   prints), or as the cookie an accepted ``?token=`` sets (HttpOnly, SameSite=Strict), so the
   browser UI keeps working after its first page. The ``token`` query parameter is taken out of
   the query before the app (and the answer cache) see it. Tokens are compared in constant time.
-* Same origin for state changes. A request with another method than GET/HEAD/OPTIONS whose
-  ``Origin`` (or, without one, ``Referer``) names another host:port than its ``Host`` comes
-  from a page of another site (cross-site request forgery) and is refused. A request naming
-  no origin (curl, scripts) passes: it cannot be a browser's cross-site request. A page
-  cannot set ``X-Forwarded-Host`` on a cross-site request without a CORS preflight (which
-  this server never grants), so a reverse proxy's ``X-Forwarded-Host`` is matched as well.
+* Known hosts (against DNS rebinding). A page of another site can make its own name resolve
+  to 127.0.0.1; the browser then sends it to this server as same-origin, with the page's
+  name in ``Host``. Bound to loopback, the server answers only a ``Host`` that is a loopback
+  name or address (``localhost``, 127.0.0.0/8, ``[::1]``, any port), its own bind address or
+  a host of ``--allowed-host``. Bound beyond loopback a token is asked already (a rebound page
+  has no cookie of this server's name), so the ``Host`` is checked only when ``--allowed-host``
+  names the hosts to answer (loopback names and the bind address stay allowed).
+* Same origin for state changes. A request to a route that changes state (PUT, DELETE, a POST
+  that writes: ``changes_state`` of the route declarations) whose ``Origin`` (or, without one,
+  ``Referer``) names another host:port than its ``Host`` comes from a page of another site
+  (cross-site request forgery) and is refused, unless that origin is a ``--trusted-origin``
+  (a reverse proxy's public address: the proxy rewrites ``Host``). A POST that only reads
+  passes: a page of another site cannot read the answer. A request naming no origin (curl,
+  scripts) passes: it cannot be a browser's cross-site request. A page cannot set
+  ``X-Forwarded-Host`` on a cross-site request without a CORS preflight (which this server
+  never grants), so a reverse proxy's ``X-Forwarded-Host`` is matched as well.
 """
 
 import hmac
-from urllib.parse import unquote_to_bytes, urlsplit
+from collections.abc import Iterable
+from urllib.parse import unquote_to_bytes
+
+from mindinsight.conf.origins import Origin, authority_of, host_of, is_loopback_host, normal_host, origin_of
+from mindinsight.conf.settings import is_loopback
 
 TOKEN_PARAM = b"token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
 def cookie_name(port: int) -> str:
@@ -80,17 +93,37 @@ class TokenGate:
         return None
 
 
-def _authority(text: str, scheme: str) -> tuple[str, int] | None:
-    """``(host, port)`` of a ``Host``-style ``host[:port]``, the port defaulting by ``scheme``."""
-    try:
-        parts = urlsplit("//" + text.strip())
-        return (parts.hostname or "", parts.port or DEFAULT_PORTS[scheme]) if parts.hostname else None
-    except ValueError:
+class HostGate:
+    """Admits the requests whose ``Host`` is a loopback name or address, or one of ``allowed``."""
+
+    def __init__(self, allowed: Iterable[str]):
+        self._allowed = frozenset(normal_host(host) for host in allowed) - {None}
+
+    def admits(self, headers) -> bool:
+        """Whether every ``Host`` header of the request (ASGI pairs) names an allowed host; a
+        request without one is no browser's, but not answered either: HTTP/1.1 requires it."""
+        hosts = [host_of(value.decode("latin-1")) for name, value in headers if name == b"host"]
+        return bool(hosts) and all(self._is_allowed(host) for host in hosts)
+
+    def _is_allowed(self, host: str | None) -> bool:
+        return host is not None and (host in self._allowed or is_loopback_host(host))
+
+
+def host_gate_for(bind_host: str, allowed_hosts: tuple[str, ...]) -> HostGate | None:
+    """The host check of a server bound to ``bind_host`` (see the module docstring); None: none."""
+    if not is_loopback(bind_host) and not allowed_hosts:
         return None
+    return HostGate((*allowed_hosts, bind_host))
 
 
-def is_same_origin(headers) -> bool:
-    """False when ``Origin`` (else ``Referer``) names another host:port than ``Host``.
+def trusted_origins(origins: Iterable[str]) -> frozenset[Origin]:
+    """The parsed ``--trusted-origin`` values, for ``is_same_origin``."""
+    return frozenset(origin for origin in map(origin_of, origins) if origin is not None)
+
+
+def is_same_origin(headers, trusted: frozenset[Origin] = frozenset()) -> bool:
+    """False when ``Origin`` (else ``Referer``) names another host:port than ``Host`` and is not
+    one of the ``trusted`` origins.
 
     ``headers`` are ASGI header pairs (lower-case byte names). Without either header: True.
     """
@@ -108,12 +141,10 @@ def is_same_origin(headers) -> bool:
     source = origin if origin is not None else referer
     if source is None:
         return True
-    try:
-        parts = urlsplit(source.decode("latin-1").strip())
-        scheme = parts.scheme.lower()
-        if scheme not in DEFAULT_PORTS or not parts.hostname:
-            return False  # "null" (sandboxed page, privacy redirect) or garbage
-        claimed = (parts.hostname, parts.port or DEFAULT_PORTS[scheme])
-    except ValueError:
-        return False
-    return any(_authority(host.decode("latin-1"), scheme) == claimed for host in hosts)
+    claimed = origin_of(source.decode("latin-1"))
+    if claimed is None:
+        return False  # "null" (sandboxed page, privacy redirect) or garbage
+    if claimed in trusted:
+        return True
+    scheme, host, port = claimed
+    return any(authority_of(value.decode("latin-1"), scheme) == (host, port) for value in hosts)

@@ -15,14 +15,15 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import EXCLUDE, Schema
 
 import mindinsight
-from mindinsight.backend.access import SAFE_METHODS
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text, TextList
-from mindinsight.conf.limits import MAX_PARAM_LENGTH, MAX_URL_LENGTH
+from mindinsight.conf.limits import MAX_PARAM_LENGTH, MAX_REQUEST_BODY_BYTES, MAX_URL_LENGTH
 from mindinsight.errors import (
     AccessTokenError,
     CrossOriginRequestError,
+    HostNotAllowedError,
     MethodNotAllowedError,
     ParamMissError,
+    RequestBodyTooLargeError,
     RouteNotFoundError,
     UrlTooLongError,
     error_code,
@@ -33,14 +34,16 @@ ERROR_SCHEMA = "Error"
 _STATUS_TEXT = {
     400: "Bad request",
     401: "Access token missing or wrong (only when the server runs with one)",
-    403: "Cross-site request refused",
+    403: "Refused: a host the server does not answer to, or a state change from another site's page",
     404: "Not found",
     405: "Method not allowed",
+    413: f"Request body longer than {MAX_REQUEST_BODY_BYTES} bytes",
     414: f"Path and query string longer than {MAX_URL_LENGTH} bytes",
 }
 # Answered by the serving front (serving.py, access.py) before any route runs.
-FRONT_ERRORS = (AccessTokenError, UrlTooLongError)
-STATE_CHANGE_ERRORS = (CrossOriginRequestError,)  # methods other than GET/HEAD/OPTIONS
+FRONT_ERRORS = (AccessTokenError, HostNotAllowedError, UrlTooLongError)
+STATE_CHANGE_ERRORS = (CrossOriginRequestError,)  # routes declared with changes_state
+BODY_ERRORS = (RequestBodyTooLargeError,)  # routes that take a body
 TOKEN_SCHEME = "accessToken"
 
 
@@ -89,7 +92,11 @@ def route_errors(route) -> list:
 
 def operation_errors(route) -> list:
     """``route_errors`` and what the serving front answers before the route runs."""
-    front = [*FRONT_ERRORS, *(() if route.method in SAFE_METHODS else STATE_CHANGE_ERRORS)]
+    front = [
+        *FRONT_ERRORS,
+        *(STATE_CHANGE_ERRORS if route.changes_state else ()),
+        *(BODY_ERRORS if route.body is not None else ()),
+    ]
     return route_errors(route) + [error for error in front if error not in route.errors]
 
 

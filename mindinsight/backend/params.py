@@ -4,13 +4,17 @@ Fields raise ``MindInsightError`` subclasses directly, so a blueprint gets eithe
 values or the exact documented error: missing/empty/null -> 50540003, not an integer ->
 50540001, out of range -> 50540002, a NUL byte -> 50545011, an over-long value -> 50540002.
 Each field class lists what it raises in ``errors`` (the OpenAPI document shows them).
+
+A field whose value decides how large the answer grows (a repeated parameter, a page size) says
+so with ``sizes_answer``: the routing refuses to run such a route on the event loop.
+Every JSON request body is parsed here (``load_body``), once, with its nesting bounded.
 """
 
 import json
 
 from marshmallow import Schema, fields
 
-from mindinsight.conf.limits import MAX_PARAM_LENGTH
+from mindinsight.conf.limits import MAX_JSON_BODY_DEPTH, MAX_PARAM_LENGTH
 from mindinsight.errors import ParamMissError, ParamTypeError, ParamValueError, QueryStringContainsNullByteError
 
 
@@ -36,22 +40,40 @@ class Text(fields.String):
 
 
 class TextList(fields.Field):
-    """A repeated query parameter (``?train_id=a&train_id=b``) as a list of strings."""
+    """A repeated query parameter (``?train_id=a&train_id=b``) as a list of strings.
+
+    With ``max_distinct`` repeated values count once (the list keeps the first of each, in
+    order) and more distinct values than that are refused (50540002)."""
 
     errors = _TEXT_ERRORS
+    sizes_answer = True
+
+    def __init__(self, max_distinct: int | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.max_distinct = max_distinct
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return [_check_text(attr, str(item)) for item in value]
+        values = [_check_text(attr, str(item)) for item in value]
+        if self.max_distinct is None:
+            return values
+        distinct = list(dict.fromkeys(values))
+        if len(distinct) > self.max_distinct:
+            raise ParamValueError(
+                f"'{attr}' may hold at most {self.max_distinct} distinct values, got {len(distinct)}."
+            )
+        return distinct
 
 
 class IntParam(fields.Field):
-    """An integer parameter with an optional inclusive range."""
+    """An integer parameter with an optional inclusive range; ``sizes_answer`` when it is a page
+    size or the like (the answer grows with it)."""
 
     errors = (*_TEXT_ERRORS, ParamTypeError)
 
-    def __init__(self, minimum=None, maximum=None, range_message=None, **kwargs):
+    def __init__(self, minimum=None, maximum=None, range_message=None, sizes_answer=False, **kwargs):
         super().__init__(**kwargs)
         self.minimum, self.maximum, self.range_message = minimum, maximum, range_message
+        self.sizes_answer = sizes_answer
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = _check_text(attr, str(value)).strip()
@@ -122,21 +144,56 @@ class FreeFormBody(Schema):
 
     errors = (ParamValueError,)
 
-    def load_raw(self, raw: bytes) -> dict:
-        if not raw.strip():
-            return {"body": None}
-        try:
-            return {"body": json.loads(raw)}
-        except ValueError:  # also bad UTF-8 (UnicodeDecodeError is a ValueError)
-            raise ParamValueError("Json data parse failed.") from None
+
+_NOT_JSON = object()
 
 
-def load_body(schema: Schema, body, raw: bytes = b"") -> dict:
-    """Parse a JSON request body (None when absent or not JSON) with ``schema``; a missing
-    body or a required field that is missing or null raises ``ParamMissError``. A
-    ``FreeFormBody`` gets the request's ``raw`` bytes instead."""
-    if isinstance(schema, FreeFormBody):
-        return schema.load_raw(raw)
+def _nests_deeper_than(value, limit: int) -> bool:
+    """Whether arrays / objects in ``value`` nest more than ``limit`` levels (walked without recursion)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
+def parse_json_body(raw: bytes):
+    """The JSON value of a request body: None when it is empty, ``_NOT_JSON`` when it is not JSON.
+
+    A body nesting deeper than ``MAX_JSON_BODY_DEPTH`` raises ``ParamValueError``: the parser
+    and everything that walks the value later recurse, and Python's recursion limit would turn
+    a deep body into a 500 (``RecursionError``)."""
+    if not raw.strip():
+        return None
+    too_deep = ParamValueError(f"Json data parse failed: it nests deeper than {MAX_JSON_BODY_DEPTH} levels.")
+    try:
+        value = json.loads(raw)
+    except ValueError:  # also bad UTF-8 (UnicodeDecodeError is a ValueError)
+        return _NOT_JSON
+    except RecursionError:
+        raise too_deep from None
+    if _nests_deeper_than(value, MAX_JSON_BODY_DEPTH):
+        raise too_deep
+    return value
+
+
+def load_body(schema: Schema, raw: bytes, is_json: bool = True) -> dict:
+    """Parse the request body ``raw`` with ``schema``; a body that nests too deep raises
+    ``ParamValueError`` for any schema. A ``FreeFormBody`` gets the parsed value whole (a body
+    that is not JSON raises ``ParamValueError``). Otherwise a body that is absent, not JSON or
+    not declared JSON (``is_json``, as Flask's ``get_json(silent=True)``) counts as empty, and
+    a required field that is missing or null raises ``ParamMissError``."""
+    free_form = isinstance(schema, FreeFormBody)
+    body = parse_json_body(raw) if free_form or is_json else None
+    if free_form:
+        if body is _NOT_JSON:
+            raise ParamValueError("Json data parse failed.")
+        return {"body": body}
     if not isinstance(body, dict):
         body = {}
     raw = {}

@@ -9,18 +9,23 @@ polling) before Flask runs; its asyncio worker with uvloop and the C HTTP parser
 * views marked ``in_memory`` / ``reusable_answer`` (``view_marks.py``) run on the event loop
   thread itself: they read in-memory data under short locks, so a thread hand-off would cost
   more than the view;
-* a ``reusable_answer`` view's 200 answer is kept (keyed by path and query string) and served
-  again without calling Flask until the data manager's generation moves on, i.e. until
-  anything a query can see has changed;
+* a ``reusable_answer`` or ``reusable_pooled_answer`` view's 200 answer is kept (keyed by path
+  and query string) and served again without calling Flask until the data manager's generation
+  moves on, i.e. until anything a query can see has changed; a ``reusable_pooled_answer`` one
+  (its answer grows with its query) is computed in the thread pool, so no query can hold the
+  loop for long;
 * every other request (static files, request bodies, views that may block) runs in a thread
-  pool through a2wsgi, as it would under a threaded WSGI server.
+  pool through a2wsgi, as it would under a threaded WSGI server. Its body is read first, on the
+  loop, bounded by ``limits.MAX_REQUEST_BODY_BYTES`` (``request_body.py``; 413 beyond).
 
 Before any of that, and so before a reused answer is handed out, the front refuses with a JSON
-error: a path + query longer than ``limits.MAX_URL_LENGTH`` (414), a request without the
-access token when one is configured (401), and a state change from another site's page (403)
+error: a path + query longer than ``limits.MAX_URL_LENGTH`` (414), a ``Host`` it does not
+answer to (403, against DNS rebinding), a request without the access token when one is
+configured (401), and a call of a route that changes state from another site's page (403)
 (``access.py``). Its own answers carry the security headers every answer carries.
 """
 
+import asyncio
 import io
 import json
 import threading
@@ -34,11 +39,25 @@ from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from werkzeug.exceptions import HTTPException
 
-from mindinsight.backend import security_headers
-from mindinsight.backend.access import SAFE_METHODS, TokenGate, is_same_origin
-from mindinsight.backend.view_marks import IN_MEMORY, REUSABLE, mark_of
+from mindinsight.backend import request_body, security_headers
+from mindinsight.backend.access import (
+    SAFE_METHODS,
+    HostGate,
+    TokenGate,
+    host_gate_for,
+    is_same_origin,
+    trusted_origins,
+)
+from mindinsight.backend.view_marks import IN_MEMORY, REUSABLE, REUSABLE_POOLED, changes_state, mark_of
 from mindinsight.conf import limits
-from mindinsight.errors import AccessTokenError, CrossOriginRequestError, MindInsightError, UrlTooLongError
+from mindinsight.errors import (
+    AccessTokenError,
+    CrossOriginRequestError,
+    HostNotAllowedError,
+    MindInsightError,
+    RequestBodyTooLargeError,
+    UrlTooLongError,
+)
 
 # Bytes a query string may carry unquoted; anything else (non-ASCII) is percent-encoded so
 # the WSGI environ can hold it (werkzeug decodes both forms to the same value).
@@ -120,6 +139,12 @@ def error_answer(error: MindInsightError, extra_headers: tuple = ()) -> Answer:
 URL_TOO_LONG = error_answer(UrlTooLongError(f"A path and query string may hold {limits.MAX_URL_LENGTH} bytes."))
 TOKEN_REFUSED = error_answer(AccessTokenError(), extra_headers=((b"www-authenticate", b"Bearer"),))
 CROSS_ORIGIN_REFUSED = error_answer(CrossOriginRequestError())
+# The unread rest of the body would be taken for the next request: the connection closes.
+BODY_TOO_LARGE = error_answer(
+    RequestBodyTooLargeError(f"A request body may hold {limits.MAX_REQUEST_BODY_BYTES} bytes."),
+    extra_headers=((b"connection", b"close"),),
+)
+HOST_REFUSED = error_answer(HostNotAllowedError())
 
 
 def _with_header(send, header: tuple[bytes, bytes]):
@@ -147,6 +172,11 @@ def _gate_of(flask_app) -> TokenGate | None:
     return TokenGate(settings.token, settings.port, settings.url_path_prefix or "/")
 
 
+def _host_gate_of(flask_app) -> HostGate | None:
+    settings = flask_app.config.get("MI_SETTINGS")
+    return None if settings is None else host_gate_for(settings.host, settings.allowed_hosts)
+
+
 class ServingFront:
     """ASGI app running a Flask (WSGI) app as the module docstring describes."""
 
@@ -158,14 +188,19 @@ class ServingFront:
         cache: AnswerCache | None = None,
         gate: TokenGate | None = None,
     ):
-        """``gate`` defaults to the token of the app's settings (``MI_SETTINGS``), if it has one."""
+        """``gate`` defaults to the token of the app's settings (``MI_SETTINGS``), if it has one;
+        the host check and the trusted origins come from those settings too."""
         self.flask_app = flask_app
         self.gate = gate if gate is not None else _gate_of(flask_app)
+        self.host_gate = _host_gate_of(flask_app)
+        settings = flask_app.config.get("MI_SETTINGS")
+        self.trusted_origins = trusted_origins(settings.trusted_origins if settings is not None else ())
         self.generation = generation
         self.cache = cache if cache is not None else AnswerCache()
         self.pooled = WSGIMiddleware(flask_app, workers=pool_threads)
         self._routes = flask_app.url_map.bind("localhost")
         self.view_mark = lru_cache(maxsize=4096)(self._view_mark)
+        self.changes_state = lru_cache(maxsize=4096)(self._changes_state)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -177,6 +212,9 @@ class ServingFront:
         if len(scope["path"]) + len(scope["query_string"]) > limits.MAX_URL_LENGTH:
             await self._send(send, URL_TOO_LONG)
             return
+        if self.host_gate is not None and not self.host_gate.admits(scope["headers"]):
+            await self._send(send, HOST_REFUSED)
+            return
         if self.gate is not None:
             admitted = self.gate.admit(scope)
             if admitted is None:
@@ -185,13 +223,17 @@ class ServingFront:
             scope, set_cookie = admitted
             if set_cookie:
                 send = _with_header(send, self.gate.set_cookie)
-        if scope["method"] not in SAFE_METHODS and not is_same_origin(scope["headers"]):
+        if (
+            scope["method"] not in SAFE_METHODS
+            and self.changes_state(scope["path"], scope["method"])
+            and not is_same_origin(scope["headers"], self.trusted_origins)
+        ):
             await self._send(send, CROSS_ORIGIN_REFUSED)
             return
         scope = _ascii_query(scope)
         mark = self.view_mark(scope["path"]) if scope["method"] == "GET" else None
         if mark is None:
-            await self.pooled(scope, receive, send)
+            await self._run_pooled(scope, receive, send)
             return
         if mark == IN_MEMORY:
             await self._send(send, self._run_inline(scope))
@@ -200,7 +242,10 @@ class ServingFront:
         generation = self.generation()  # read before computing: a change meanwhile voids it
         answer = self.cache.get(key, generation)
         if answer is None:
-            answer = self._run_inline(scope)
+            if mark == REUSABLE_POOLED:
+                answer = await asyncio.get_running_loop().run_in_executor(self.pooled.executor, self._run_inline, scope)
+            else:
+                answer = self._run_inline(scope)
             if answer.status == 200:
                 self.cache.put(key, generation, answer)
         await self._send(send, answer)
@@ -211,7 +256,22 @@ class ServingFront:
         except HTTPException:  # not found, wrong method, redirect: Flask answers in the pool
             return None
         mark = mark_of(self.flask_app.view_functions.get(endpoint))
-        return mark if mark in (IN_MEMORY, REUSABLE) else None
+        return mark if mark in (IN_MEMORY, REUSABLE, REUSABLE_POOLED) else None
+
+    async def _run_pooled(self, scope, receive, send) -> None:
+        """Read the request body within its limit on the loop, then run Flask in the pool."""
+        body = await request_body.read_body(scope, receive)
+        if body is request_body.TOO_LARGE:
+            await self._send(send, BODY_TOO_LARGE)
+        elif body is not request_body.DISCONNECTED:
+            await self.pooled(scope, request_body.replaying(body, receive), send)
+
+    def _changes_state(self, path: str, method: str) -> bool:
+        try:
+            endpoint, _ = self._routes.match(path, method=method)
+        except HTTPException:  # no such route or method: refused cross-site all the same
+            return True
+        return changes_state(self.flask_app.view_functions.get(endpoint))
 
     def _run_inline(self, scope) -> Answer:
         environ = build_environ(scope, io.BytesIO())

@@ -73,6 +73,18 @@ DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given u
 # Requests
 MAX_TRAIN_JOBS_PAGE_LIMIT = 999
 MAX_PARAM_LENGTH = 4096  # longest query value accepted (train_id, tag, ...)
+# Distinct train jobs one comparison query may name (datavisual/scalars, landscape/landscapes):
+# the original's comparison pages choose at most 5 (scalars) and 3 (loss) trainings; the
+# answer grows with every job named, so more are refused (50540002), not computed.
+MAX_COMPARED_TRAIN_JOBS = 5
+MAX_COMPARED_SCALAR_TAGS = MAX_COMPARED_TRAIN_JOBS * MAX_TAGS_PER_JOB  # every tag those jobs can hold
+# Longest request body (the largest real one, a lineage search naming 999 jobs, is ~60 KB);
+# the serving front answers a longer one 413 before reading it (a declared Content-Length) or
+# as soon as its bytes pass this (a chunked body), so it never holds more in memory.
+MAX_REQUEST_BODY_BYTES = 1024 * 1024
+# Levels of arrays / objects a JSON body may nest (the deepest valid body nests 3): deeper ones
+# are refused (50540002) before anything walks them recursively.
+MAX_JSON_BODY_DEPTH = 32
 
 
 # -- server process -------------------------------------------------------------------------
@@ -113,7 +125,28 @@ MAX_URL_LENGTH = 32 * 1024
 MAX_REQUEST_LINE_BYTES = 4 * MAX_URL_LENGTH
 MIN_TOKEN_LENGTH = 16  # an access token given with --token / MINDINSIGHT_TOKEN
 MAX_TOKEN_LENGTH = 256
+# ... and its estimated entropy (conf/settings.py token_strength_bits): 16 equal characters, runs
+# (0123..., abcd...) and repeats (abab...) fall short; a random 16-character hex token (64 bits)
+# clears it but for about 4 in 10,000, a random 16-character letters-and-digits one always.
+MIN_TOKEN_BITS = 48
 GENERATED_TOKEN_BYTES = 32  # secrets.token_urlsafe(32): 43 characters, 256 bits
+
+
+# -- profiler files (ingest/profiler_csv.py, ingest/profiler_files.py, cache/profiler_rows.py) --
+# An operator CSV is parsed whole (a view filters and sorts all rows). MindSpore writes one row
+# per operator (ResNet-50: ~100, the largest graphs ~10^5) of ~150 bytes; a parsed row takes
+# ~600 bytes, so these bound one parse to ~300 MB. Beyond them: 50546086, nothing read whole.
+MAX_PROFILER_CSV_BYTES = 128 * 1024 * 1024
+MAX_PROFILER_CSV_ROWS = 500_000
+# A row names an operator and its scope path (a few hundred characters): a longer line is
+# refused as soon as this much of it is read, not after the whole file went into one string.
+MAX_PROFILER_CSV_LINE_CHARS = 64 * 1024
+# Parsed rows kept, all files together: room for one file at the bounds above.
+PROFILER_ROWS_KEPT_BYTES = 384 * 1024 * 1024
+# profiler_info_<device>.json and MSAdvisor's recommendations are a few KB with a few levels;
+# the depth bound keeps parsing and serializing far below Python's recursion limit.
+MAX_PROFILER_JSON_BYTES = 16 * 1024 * 1024
+MAX_PROFILER_JSON_DEPTH = 64
 
 
 # -- lineage (cache/lineage_store.py, services/lineage*.py) ---------------------------------

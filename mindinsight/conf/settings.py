@@ -4,12 +4,13 @@ The CLI passes its options to the server process through these same variables, s
 gunicorn worker and a plain ``create_app()`` read settings one way.
 """
 
-import ipaddress
 import os
 import re
 from dataclasses import dataclass, field, fields
 
 from mindinsight.conf import limits
+from mindinsight.conf.origins import allowed_host, is_loopback_host, trusted_origin
+from mindinsight.conf.token_strength import token_strength_bits
 
 ENV_PREFIX = "MINDINSIGHT_"
 # Characters that pass through a URL query and a cookie unchanged (secrets.token_urlsafe's alphabet, and '.~').
@@ -18,22 +19,26 @@ TOKEN_PATTERN = re.compile(rf"^[A-Za-z0-9_.~-]{{{limits.MIN_TOKEN_LENGTH},{limit
 
 def token_problem(token: str) -> str | None:
     """Why ``token`` cannot be an access token, or None when it can (the empty string means none)."""
-    if token == "" or TOKEN_PATTERN.match(token):
+    if token == "":
         return None
-    return (
-        f"the access token must be {limits.MIN_TOKEN_LENGTH}..{limits.MAX_TOKEN_LENGTH} characters "
-        f"of letters, digits, '_', '-', '.', '~'"
-    )
+    if not TOKEN_PATTERN.match(token):
+        return (
+            f"the access token must be {limits.MIN_TOKEN_LENGTH}..{limits.MAX_TOKEN_LENGTH} characters "
+            f"of letters, digits, '_', '-', '.', '~'"
+        )
+    if token_strength_bits(token) < limits.MIN_TOKEN_BITS:
+        return (
+            f"the access token is too easy to guess (about {token_strength_bits(token):.0f} bits, at least "
+            f"{limits.MIN_TOKEN_BITS} needed: avoid repeated characters, runs like 1234 and repeated parts); "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+    return None
 
 
 def is_loopback(host: str) -> bool:
-    """True for an address only this machine can reach (127.0.0.0/8, ::1, ``localhost``)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a host name: it may resolve to anything
+    """True for an address only this machine can reach (127.0.0.0/8, ::1, ``localhost``); a
+    host name may resolve to anything."""
+    return is_loopback_host(host)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,10 @@ class Settings:
     url_path_prefix: str = ""
     # Empty: no token asked for. `mindinsight start` makes one up for a host beyond loopback.
     token: str = field(default="", repr=False)
+    # Host names (besides loopback's) the server answers to; see backend/access.py HostGate.
+    allowed_hosts: tuple[str, ...] = ()
+    # Origins whose pages may change state besides the server's own (a reverse proxy's).
+    trusted_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ=None, **overrides) -> "Settings":
@@ -57,7 +66,7 @@ class Settings:
         for item in fields(cls):
             raw = environ.get(ENV_PREFIX + item.name.upper())
             if raw is not None:
-                values[item.name] = int(raw) if item.type in (int, "int") else raw
+                values[item.name] = _from_env_text(item.type, raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
         settings = cls(**values)
         return settings.resolved()
@@ -75,8 +84,22 @@ class Settings:
             reload_interval=int(self.reload_interval),
             url_path_prefix=self.url_path_prefix.rstrip("/"),
             token=self.token,
+            allowed_hosts=tuple(dict.fromkeys(allowed_host(host) for host in self.allowed_hosts)),
+            trusted_origins=tuple(dict.fromkeys(trusted_origin(origin) for origin in self.trusted_origins)),
         )
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that reproduce these settings in another process."""
-        return {ENV_PREFIX + f.name.upper(): str(getattr(self, f.name)) for f in fields(self)}
+        return {ENV_PREFIX + f.name.upper(): _to_env_text(getattr(self, f.name)) for f in fields(self)}
+
+
+def _from_env_text(kind, raw: str):
+    if kind in (int, "int"):
+        return int(raw)
+    if kind == tuple[str, ...]:  # a comma-separated list
+        return tuple(item.strip() for item in raw.split(",") if item.strip())
+    return raw
+
+
+def _to_env_text(value) -> str:
+    return ",".join(value) if isinstance(value, tuple) else str(value)

@@ -61,6 +61,8 @@ def test_version_and_help():
         "--url-path-prefix",
         "--host",
         "--token",
+        "--allowed-host",
+        "--trusted-origin",
     ):
         assert option in start_help
 

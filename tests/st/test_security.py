@@ -1,6 +1,8 @@
-"""Security of the real server: the access token beyond loopback, refused cross-site state
-changes, JSON answers for over-long URLs, and the security headers on every answer."""
+"""Security of the real server: the access token beyond loopback, weak tokens refused, the Host
+check against DNS rebinding, refused cross-site state changes, JSON answers for over-long URLs,
+and the security headers on every answer."""
 
+import os
 import re
 
 import pytest
@@ -9,9 +11,15 @@ import requests
 from mindinsight.backend import access, ui
 from mindinsight.backend.security_headers import FIXED_HEADERS
 from mindinsight.conf import limits
-from mindinsight.errors import AccessTokenError, CrossOriginRequestError, ParamValueError, UrlTooLongError
+from mindinsight.errors import (
+    AccessTokenError,
+    CrossOriginRequestError,
+    HostNotAllowedError,
+    ParamValueError,
+    UrlTooLongError,
+)
 from tests.helpers.fixtures import copy_job
-from tests.helpers.server import run_cli, running_server
+from tests.helpers.server import free_port, run_cli, running_server
 from tests.st.conftest import wait_for
 
 JOB = "./b_summary_ops"
@@ -116,18 +124,19 @@ def test_start_again_prints_the_running_servers_token(exposed, base):
 
 
 def test_cross_site_state_change_is_refused(exposed):
-    caches = exposed.api + "/datavisual/train-job-caches"
-    body = {"train_ids": [JOB]}
+    lineages = exposed.api + "/lineagemgr/lineages"
+    put = {"params": {"train_id": JOB}, "json": {"remark": "note"}, "timeout": 30}
     auth = {"Authorization": f"Bearer {exposed.token}"}
     for origin in ("http://evil.example", f"http://127.0.0.1:{exposed.port + 1}", "null"):
-        refused = requests.post(caches, json=body, headers={**auth, "Origin": origin}, timeout=30)
+        refused = requests.put(lineages, headers={**auth, "Origin": origin}, **put)
         assert refused.status_code == 403 and refused.json()["error_code"] == CrossOriginRequestError().code
         assert_security_headers(refused)
-    refused = requests.post(caches, json=body, headers={**auth, "Referer": "http://evil.example/x"}, timeout=30)
+    refused = requests.put(lineages, headers={**auth, "Referer": "http://evil.example/x"}, **put)
     assert refused.status_code == 403
     for headers in ({"Origin": f"http://127.0.0.1:{exposed.port}"}, {}):
-        admitted = requests.post(caches, json=body, headers={**auth, **headers}, timeout=30)
-        assert admitted.status_code == 200 and admitted.json()["cache_result"][0]["train_id"] == JOB
+        admitted = requests.put(lineages, headers={**auth, **headers}, **put)
+        # Past the front: the view's own answer (this job has no lineage to remark on).
+        assert admitted.status_code == 400 and "does not exist" in admitted.json()["error_msg"]
 
 
 def test_over_long_urls_answer_json(exposed):
@@ -173,3 +182,79 @@ def test_the_access_log_never_holds_the_token(exposed):
     log = exposed.workspace / "log" / "gunicorn" / f"access.{exposed.port}.log"
     text = wait_for(lambda: (lambda t: t if t.count("token=<hidden>") >= 2 else None)(log.read_text()))
     assert token not in text
+
+
+def test_cross_site_posts_that_only_read_are_answered(exposed):
+    auth = {"Authorization": f"Bearer {exposed.token}", "Origin": "https://board.example"}
+    search = requests.post(
+        exposed.api + "/lineagemgr/lineages", json={"summary_dir": {"in": [JOB]}}, headers=auth, timeout=30
+    )
+    assert search.status_code == 200 and "object" in search.json()
+
+
+@pytest.mark.parametrize("weak", ["a" * 16, "abababababababab", "0123456789abcdef"])
+def test_a_weak_token_is_refused_by_the_cli(weak, base, tmp_path):
+    port = free_port()
+    common = ["start", "--summary-base-dir", str(base), "--workspace", str(tmp_path / "ws"), "--port", str(port)]
+    given = run_cli(*common, "--token", weak)
+    if given.returncode == 0:  # it started after all: stop it before failing
+        run_cli("stop", "--port", str(port), "--workspace", str(tmp_path / "ws"))
+    assert given.returncode == 2 and "argument --token: the access token is too easy to guess" in given.stderr
+    assert "secrets.token_urlsafe" in given.stderr
+    from_env = run_cli(*common, env={**os.environ, "MINDINSIGHT_TOKEN": weak})
+    assert from_env.returncode == 2 and "too easy to guess" in from_env.stderr
+    assert not (tmp_path / "ws").exists()  # refused before anything started
+
+
+@pytest.fixture(scope="module")
+def lineage_base(tmp_path_factory):
+    base = tmp_path_factory.mktemp("rebinding_base")
+    copy_job("a_lenet_collector", base / "a_lenet_collector")
+    return base
+
+
+def remark_via(server, host: str, text: str) -> requests.Response:
+    """A remark PUT as a page at ``http://<host>`` sends it (Host and Origin agree)."""
+    return requests.put(
+        server.api + "/lineagemgr/lineages",
+        params={"train_id": "./a_lenet_collector"},
+        json={"remark": text},
+        headers={"Host": host, "Origin": f"http://{host}"},
+        timeout=30,
+    )
+
+
+def stored_remark(server) -> str:
+    search = server.post("/lineagemgr/lineages", json={"summary_dir": {"in": ["./a_lenet_collector"]}})
+    return search.json()["object"][0]["added_info"].get("remark", "")
+
+
+def test_a_rebound_name_reads_and_writes_nothing_on_the_default_bind(lineage_base, tmp_path):
+    with running_server(lineage_base, tmp_path / "ws") as server:
+        assert not server.token  # loopback, no token: only the Host check stands
+        rebound = f"rebind.example:{server.port}"
+        for path in ("/datavisual/train-jobs", "/ui-config"):
+            refused = requests.get(
+                server.api + path, headers={"Host": rebound, "Origin": f"http://{rebound}"}, timeout=30
+            )
+            assert refused.status_code == 403 and refused.json()["error_code"] == HostNotAllowedError().code
+            assert_security_headers(refused)
+            assert b"train_jobs" not in refused.content
+        page = requests.get(server.url + "/", headers={"Host": rebound}, timeout=30)
+        assert page.status_code == 403 and page.json()["error_code"] == HostNotAllowedError().code
+        refused = remark_via(server, rebound, "rebound")
+        assert refused.status_code == 403 and refused.json()["error_code"] == HostNotAllowedError().code
+        assert stored_remark(server) == ""
+        for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", f"LOCALHOST:{server.port}"):
+            assert remark_via(server, host, "mine").status_code == 200, host
+        assert stored_remark(server) == "mine"
+
+
+def test_allowed_hosts_are_answered_on_loopback(lineage_base, tmp_path):
+    options = ("--allowed-host", "board.example", "--allowed-host", "10.1.2.3")
+    with running_server(lineage_base, tmp_path / "ws", options=options) as server:
+        for host in (f"board.example:{server.port}", "10.1.2.3", f"localhost:{server.port}"):
+            answer = requests.get(server.api + "/datavisual/train-jobs", headers={"Host": host}, timeout=30)
+            assert answer.status_code == 200 and answer.json()["total"] == 1, host
+        other = requests.get(server.api + "/datavisual/train-jobs", headers={"Host": "rebind.example"}, timeout=30)
+        assert other.status_code == 403 and other.json()["error_code"] == HostNotAllowedError().code

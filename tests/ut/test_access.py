@@ -3,6 +3,9 @@ given as a Bearer header, a ``?token=`` that sets an HttpOnly SameSite=Strict co
 cookie, compared in constant time; without a configured token nothing is asked."""
 
 import json
+import random
+import secrets
+import string
 
 import pytest
 
@@ -10,8 +13,10 @@ from mindinsight.backend import access
 from mindinsight.backend.access_log import redact
 from mindinsight.backend.application import create_asgi_app
 from mindinsight.backend.security_headers import HEADERS
+from mindinsight.conf import limits
 from mindinsight.conf import settings as settings_module
 from mindinsight.conf.settings import Settings, is_loopback, token_problem
+from mindinsight.conf.token_strength import token_strength_bits
 from mindinsight.errors import AccessTokenError
 from mindinsight.summary import SummaryWriter
 from tests.helpers.apps import make_app
@@ -185,6 +190,40 @@ def test_token_format():
         Settings(token="short").resolved()
     assert TOKEN not in repr(Settings(token=TOKEN))
     assert Settings(token=TOKEN).to_env()[settings_module.ENV_PREFIX + "TOKEN"] == TOKEN
+
+
+@pytest.mark.parametrize(
+    "weak",
+    [
+        "a" * 16,  # passed before: 16 equal characters
+        "A" * 64,
+        "abababababababab",
+        "abcabcabcabcabcabc",
+        "0123456789abcdef",
+        "abcdefghijklmnop",
+        "9876543210zyxwvu",
+        "1111222233334444",
+        "passwordpassword",
+        "-._~-._~-._~-._~",
+    ],
+)
+def test_weak_tokens_are_refused(weak):
+    assert token_strength_bits(weak) < limits.MIN_TOKEN_BITS
+    assert "too easy to guess" in token_problem(weak)
+    with pytest.raises(ValueError, match="too easy to guess"):
+        Settings(token=weak).resolved()
+
+
+def test_random_and_made_up_tokens_pass():
+    assert token_problem(TOKEN) is None and token_problem("given-Token_0123456789") is None
+    assert token_problem("correct-horse-battery-staple") is None
+    rng = random.Random(17)
+    for alphabet in (string.ascii_letters + string.digits + "-_", string.ascii_lowercase + string.digits):
+        for _ in range(2000):
+            assert token_problem("".join(rng.choice(alphabet) for _ in range(limits.MIN_TOKEN_LENGTH))) is None
+    for _ in range(200):
+        assert token_problem(secrets.token_urlsafe(limits.GENERATED_TOKEN_BYTES)) is None  # what start makes up
+        assert token_problem(secrets.token_hex(16)) is None
 
 
 def test_access_log_lines_hide_every_form_of_the_token():

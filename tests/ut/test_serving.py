@@ -158,6 +158,7 @@ def test_answer_cache_drops_least_recently_used_beyond_its_size():
 # -- what the front refuses itself, before any view or reused answer ------------------------
 
 POST_CACHES = (API + "/train-job-caches", json.dumps({"train_ids": ["./job"]}).encode())
+PUT_REMARK = ("/v1/mindinsight/lineagemgr/lineages", json.dumps({"remark": "note"}).encode())
 
 
 def assert_json_error(answer, status: int, code: str) -> dict:
@@ -196,11 +197,13 @@ def test_value_just_over_the_parameter_limit_keeps_its_400(served):
 )
 def test_cross_site_state_change_is_refused_before_the_view(served, headers):
     calls = served.counter.calls
-    path, body = POST_CACHES
-    for method in ("POST", "PUT", "DELETE", "PATCH"):
-        answer = request(served, path, method=method, body=body, headers=headers)
+    path, body = PUT_REMARK
+    for method in ("PUT", "DELETE", "PATCH"):  # a declared state change; methods no route declares
+        answer = request(served, path, b"train_id=./job", method=method, body=body, headers=headers)
         assert_json_error(answer, 403, CrossOriginRequestError().code)
     assert served.counter.calls == calls
+    # A POST that only reads is answered: another site's page cannot read the answer.
+    assert request(served, POST_CACHES[0], method="POST", body=POST_CACHES[1], headers=headers)[0] == 200
 
 
 @pytest.mark.parametrize(
@@ -214,9 +217,10 @@ def test_cross_site_state_change_is_refused_before_the_view(served, headers):
     ],
 )
 def test_same_origin_and_originless_state_changes_pass(served, headers):
-    path, body = POST_CACHES
-    status, _, answer = request(served, path, method="POST", body=body, headers=headers)
-    assert status == 200 and json.loads(answer)["cache_result"][0]["cache_status"] == "CACHED"
+    path, body = PUT_REMARK
+    status, _, answer = request(served, path, b"train_id=./job", method="PUT", body=body, headers=headers)
+    # Past the front: the view's own answer (the job has no lineage to remark on).
+    assert status == 400 and "does not exist" in json.loads(answer)["error_msg"]
 
 
 def test_reading_is_never_refused_for_its_origin(served):

@@ -4,10 +4,12 @@ import App from './App.vue'
 import { createAppRouter } from './router/index.js'
 import { createAppI18n, loadPageMessages } from './locales/index.js'
 import { detectLocale } from './lib/preferences.js'
+import { dropTokenFromAddress } from './lib/addressToken.js'
 import { useAppStore } from './stores/app.js'
 import element from './plugins/element.js'
 import './styles/theme.css'
 
+dropTokenFromAddress()
 const locale = detectLocale(
   window.localStorage,
   navigator.languages?.length ? navigator.languages : [navigator.language],

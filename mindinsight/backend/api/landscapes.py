@@ -4,7 +4,8 @@ from marshmallow import Schema
 
 from mindinsight.backend.api.routing import Topic
 from mindinsight.backend.params import Text, TextList
-from mindinsight.backend.view_marks import REUSABLE
+from mindinsight.backend.view_marks import REUSABLE, REUSABLE_POOLED
+from mindinsight.conf.limits import MAX_COMPARED_TRAIN_JOBS
 from mindinsight.errors import TrainJobNotExistError
 from mindinsight.services import landscapes
 
@@ -16,7 +17,7 @@ class IntervalArgs(Schema):
 
 
 class LandscapeArgs(Schema):
-    train_id = TextList(load_default=list)
+    train_id = TextList(max_distinct=MAX_COMPARED_TRAIN_JOBS, load_default=list)
     type = Text(load_default=landscapes.INTERVAL)
     interval_id = Text(load_default=None)
     metadata = Text(load_default=None)  # sent by the UI, ignored as by the original
@@ -36,7 +37,7 @@ def landscape_intervals(manager, train_id):
 
 @TOPIC.get(
     "/datavisual/landscape/landscapes",
-    serving=REUSABLE,
+    serving=REUSABLE_POOLED,
     args=LandscapeArgs(),
     example={"train_id": ["./d_landscape_epoch"], "type": "final"},
 )

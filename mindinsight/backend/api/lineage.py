@@ -52,6 +52,7 @@ class TrainIdArgs(Schema):
 @TOPIC.post(
     "/lineagemgr/lineages",
     serving=POOLED,
+    changes_state=False,  # a search
     body=LineageConditionBody(),
     errors=(LineageSearchConditionParamError, ParamValueError),
     example={"summary_dir": {"in": [EXAMPLE_JOB]}, "sorted_name": "metric/Accuracy", "limit": 10, "offset": 0},
@@ -89,6 +90,7 @@ def dataset_graph(manager, train_id):
 @TOPIC.post(
     "/optimizer/targets/search",
     serving=POOLED,
+    changes_state=False,
     body=LineageConditionBody(),
     errors=(LineageSearchConditionParamError, ParamValueError),
     example={"summary_dir": {"in": [EXAMPLE_JOB]}},

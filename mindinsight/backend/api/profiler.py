@@ -58,6 +58,7 @@ class SearchCondition(Schema):
 @TOPIC.post(
     "/profile/ops/search",
     serving=POOLED,
+    changes_state=False,
     args=ProfileArgs(),
     body=SearchCondition(),
     errors=(

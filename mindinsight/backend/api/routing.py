@@ -3,7 +3,9 @@
 A topic module (``backend/api/<topic>.py``) declares its routes on a ``Topic``; the app
 factory registers every topic of ``backend/api/__init__.py``. The declaration is the one
 place a route's input is validated (its ``args`` / ``body`` schema, parsed before the view
-runs), and what the route-walking test and the OpenAPI document read.
+runs), and what the route-walking test and the OpenAPI document read. It also says whether
+the route changes state: only those are held to the same-origin rule of the serving front
+(``backend/access.py``); a POST must say so, as a POST may only read (a search).
 """
 
 from collections.abc import Callable
@@ -15,7 +17,7 @@ from marshmallow import Schema
 from mindinsight.backend.context import data_manager
 from mindinsight.backend.json_answers import json_response
 from mindinsight.backend.params import load_args, load_body
-from mindinsight.backend.view_marks import MARK_ATTRIBUTE, MARKS
+from mindinsight.backend.view_marks import CHANGES_STATE_ATTRIBUTE, MARK_ATTRIBUTE, MARKS, ON_LOOP_MARKS
 
 API_PREFIX = "/v1/mindinsight"
 
@@ -29,6 +31,8 @@ class ApiRoute:
     error classes a caller can cause beyond bad parameters; ``example`` is a valid query on
     the test fixtures (``{"train_id": ...}`` and the rest), used by the route-walking test.
     ``media_type`` is what a 200 answer carries (``image/*``: one of the image types).
+    ``changes_state``: the route writes (a PUT, DELETE, a POST that stores something), so a
+    page of another site may not call it.
     """
 
     topic: str
@@ -42,6 +46,7 @@ class ApiRoute:
     errors: tuple = ()
     example: dict = field(default_factory=dict)
     media_type: str = "application/json"
+    changes_state: bool = False
 
     @property
     def path(self) -> str:
@@ -71,10 +76,27 @@ class Topic:
         errors: tuple = (),
         example: dict | None = None,
         media_type: str = "application/json",
+        changes_state: bool | None = None,
     ):
-        """Declare the decorated function as the view of ``method rule``."""
+        """Declare the decorated function as the view of ``method rule``.
+
+        ``changes_state`` is False for GET, True by default for PUT and DELETE, and must be
+        given for POST.
+        """
         if serving not in MARKS:
             raise ValueError(f"{rule}: serving must be one of {MARKS}")
+        if changes_state is None:
+            if method == "POST":
+                raise ValueError(f"POST {rule}: say whether it changes state (changes_state=True/False)")
+            changes_state = method in ("PUT", "DELETE", "PATCH")
+        if changes_state and method == "GET":
+            raise ValueError(f"GET {rule}: a GET may not change state")
+        arg_fields = args.fields.items() if args else ()
+        sizing = [name for name, arg in arg_fields if getattr(arg, "sizes_answer", False)]
+        if sizing and serving in ON_LOOP_MARKS:
+            # The event loop serves every other request meanwhile: an answer that grows with its
+            # query is computed in the pool (a reusable one is still kept and served on the loop).
+            raise ValueError(f"{rule}: its answer grows with {sizing}; serving must not be one of {ON_LOOP_MARKS}")
 
         def declare(view: Callable) -> Callable:
             summary = (view.__doc__ or "").strip().splitlines()[0] if view.__doc__ else view.__name__
@@ -91,6 +113,7 @@ class Topic:
                     tuple(errors),
                     dict(example or {}),
                     media_type,
+                    changes_state,
                 )
             )
             return view
@@ -111,12 +134,13 @@ def _flask_view(route: ApiRoute) -> Callable:
     def view():
         params = load_args(route.args, request.args) if route.args is not None else {}
         if route.body is not None:
-            params.update(load_body(route.body, request.get_json(silent=True), request.get_data()))
+            params.update(load_body(route.body, request.get_data(), request.is_json))
         result = route.view(data_manager(), **params)
         return result if isinstance(result, Response) else json_response(result)
 
     view.__name__ = route.endpoint
     setattr(view, MARK_ATTRIBUTE, route.serving)
+    setattr(view, CHANGES_STATE_ATTRIBUTE, route.changes_state)
     return view
 
 

@@ -4,7 +4,8 @@ from marshmallow import Schema
 
 from mindinsight.backend.api.routing import Topic
 from mindinsight.backend.params import Text, TextList
-from mindinsight.backend.view_marks import REUSABLE
+from mindinsight.backend.view_marks import REUSABLE, REUSABLE_POOLED
+from mindinsight.conf.limits import MAX_COMPARED_SCALAR_TAGS, MAX_COMPARED_TRAIN_JOBS
 from mindinsight.errors import ParamTypeError, ScalarNotExistError, TrainJobNotExistError
 from mindinsight.services import scalars
 
@@ -17,8 +18,9 @@ class TagArgs(Schema):
 
 
 class CompareArgs(Schema):
-    train_id = TextList(load_default=list)
-    tag = TextList(load_default=list)
+    # A repeated value counts once; more distinct ones than a comparison shows are refused.
+    train_id = TextList(max_distinct=MAX_COMPARED_TRAIN_JOBS, load_default=list)
+    tag = TextList(max_distinct=MAX_COMPARED_SCALAR_TAGS, load_default=list)
 
 
 @TOPIC.get(
@@ -35,7 +37,7 @@ def scalar_metadata(manager, train_id, tag):
 
 @TOPIC.get(
     "/datavisual/scalars",
-    serving=REUSABLE,
+    serving=REUSABLE_POOLED,
     args=CompareArgs(),
     example={"train_id": ["./b_summary_ops"], "tag": ["loss_op/scalar"]},
 )

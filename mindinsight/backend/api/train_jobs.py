@@ -4,7 +4,7 @@ from marshmallow import Schema
 
 from mindinsight.backend.api.routing import Topic
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text
-from mindinsight.backend.view_marks import IN_MEMORY, POOLED, REUSABLE
+from mindinsight.backend.view_marks import IN_MEMORY, POOLED, REUSABLE, REUSABLE_POOLED
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
 from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
 from mindinsight.services import train_jobs
@@ -15,7 +15,7 @@ EXAMPLE_JOB = "./b_summary_ops"
 
 class TrainJobsArgs(Schema):
     offset = IntParam(minimum=0, range_message="'{name}' should be greater than or equal to 0.", load_default=0)
-    limit = IntParam(minimum=1, maximum=MAX_TRAIN_JOBS_PAGE_LIMIT, load_default=10)
+    limit = IntParam(minimum=1, maximum=MAX_TRAIN_JOBS_PAGE_LIMIT, sizes_answer=True, load_default=10)
     train_id = Text()
 
 
@@ -34,7 +34,10 @@ class TrainJobCachesBody(Schema):
 
 
 @TOPIC.get(
-    "/datavisual/train-jobs", serving=REUSABLE, args=TrainJobsArgs(), example={"train_id": EXAMPLE_JOB, "limit": 5}
+    "/datavisual/train-jobs",
+    serving=REUSABLE_POOLED,
+    args=TrainJobsArgs(),
+    example={"train_id": EXAMPLE_JOB, "limit": 5},
 )
 def list_train_jobs(manager, offset, limit, train_id=None):
     """One page of train jobs (``offset`` is a page index), newest update first."""
@@ -67,7 +70,11 @@ def single_job(manager, train_id, plugin_name):
 
 
 @TOPIC.post(
-    "/datavisual/train-job-caches", serving=POOLED, body=TrainJobCachesBody(), example={"train_ids": [EXAMPLE_JOB]}
+    "/datavisual/train-job-caches",
+    serving=POOLED,
+    body=TrainJobCachesBody(),
+    example={"train_ids": [EXAMPLE_JOB]},
+    changes_state=False,  # it loads jobs into the detail cache: nothing a user stored changes
 )
 def train_job_caches(manager, train_ids):
     """Put jobs into the detail cache; each known job's status before the request."""
