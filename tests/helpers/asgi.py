@@ -49,3 +49,14 @@ def asgi_request(
     payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     answer_headers = {name.decode().lower(): value.decode() for name, value in start["headers"]}
     return start["status"], answer_headers, payload
+
+
+class CountingWSGI:
+    """Counts the requests that reach Flask."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app, self.calls = wsgi_app, 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        return self.wsgi_app(environ, start_response)

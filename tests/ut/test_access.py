@@ -20,24 +20,13 @@ from mindinsight.conf.token_strength import token_strength_bits
 from mindinsight.errors import AccessTokenError
 from mindinsight.summary import SummaryWriter
 from tests.helpers.apps import make_app
-from tests.helpers.asgi import asgi_request
+from tests.helpers.asgi import CountingWSGI, asgi_request
 
 API = "/v1/mindinsight/datavisual"
 TOKEN = "s3cret-Token_0123456789"
 PORT = 8123
 SCALARS = (API + "/scalar/metadata", b"train_id=./job&tag=loss/scalar")
 COOKIE = access.cookie_name(PORT)
-
-
-class CountingWSGI:
-    """Counts the requests that reach Flask."""
-
-    def __init__(self, wsgi_app):
-        self.wsgi_app, self.calls = wsgi_app, 0
-
-    def __call__(self, environ, start_response):
-        self.calls += 1
-        return self.wsgi_app(environ, start_response)
 
 
 def front_over(base, **settings):

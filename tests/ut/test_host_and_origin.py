@@ -15,7 +15,7 @@ from mindinsight.conf.origins import allowed_host, trusted_origin
 from mindinsight.conf.settings import ENV_PREFIX, Settings
 from mindinsight.errors import CrossOriginRequestError, HostNotAllowedError
 from tests.helpers.apps import make_app
-from tests.helpers.asgi import asgi_request
+from tests.helpers.asgi import CountingWSGI, asgi_request
 from tests.helpers.fixtures import copy_job
 
 PORT = 8123
@@ -26,17 +26,6 @@ TOKEN = "s3cret-Token_0123456789"
 ROUTES = all_routes()
 READ_ONLY_POSTS = [route for route in ROUTES if route.method == "POST" and not route.changes_state]
 STATE_CHANGES = [route for route in ROUTES if route.changes_state]
-
-
-class CountingWSGI:
-    """Counts the requests that reach Flask."""
-
-    def __init__(self, wsgi_app):
-        self.wsgi_app, self.calls = wsgi_app, 0
-
-    def __call__(self, environ, start_response):
-        self.calls += 1
-        return self.wsgi_app(environ, start_response)
 
 
 def front_over(base, **settings):

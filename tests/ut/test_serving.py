@@ -14,7 +14,7 @@ from mindinsight.conf import limits
 from mindinsight.errors import CrossOriginRequestError, ParamValueError, UrlTooLongError
 from mindinsight.summary import SummaryWriter
 from tests.helpers.apps import make_app
-from tests.helpers.asgi import asgi_request
+from tests.helpers.asgi import CountingWSGI, asgi_request
 
 API = "/v1/mindinsight/datavisual"
 
@@ -23,17 +23,6 @@ def write_steps(job_dir, steps) -> None:
     with SummaryWriter(job_dir, timestamp=100) as writer:
         for step in steps:
             writer.add_values(step, {"loss": step * 0.5})
-
-
-class CountingWSGI:
-    """Counts the requests that reach Flask."""
-
-    def __init__(self, wsgi_app):
-        self.wsgi_app, self.calls = wsgi_app, 0
-
-    def __call__(self, environ, start_response):
-        self.calls += 1
-        return self.wsgi_app(environ, start_response)
 
 
 @pytest.fixture
