@@ -1,11 +1,12 @@
 """How many requests the fuzz suite sends, and what they were answered: figures, not a test.
 
-    python bench/fuzz_figures.py [pytest args]
+    python bench/fuzz_figures.py [--scale N] [pytest args]
 
 Runs ``tests/ut/test_fuzz.py`` (schemathesis over the OpenAPI document through the Flask app,
 hypothesis raw requests through the ASGI front) with a plugin that counts every answer by its
-status class, then prints the counts. The test itself fails on any 5xx; this says how many
-requests that verdict rests on.
+status class, then prints the counts. ``--scale N`` asks N times the examples the test suite
+asks per run (schemathesis per operation and mode, hypothesis raw requests). The test itself
+fails on any 5xx; this says how many requests that verdict rests on.
 """
 
 import collections
@@ -20,14 +21,17 @@ ROOT = Path(__file__).resolve().parents[1]
 class CountAnswers:
     """Wraps the two places the fuzz suite sends from, once the tests are collected."""
 
-    def __init__(self):
+    def __init__(self, scale: int = 1):
         self.counts = collections.Counter()
+        self.scale = scale
 
     def pytest_collection_finish(self, session):
         import schemathesis
 
         from tests.ut import test_fuzz
 
+        test_fuzz.SCHEMATHESIS_EXAMPLES *= self.scale
+        test_fuzz.RAW_EXAMPLES *= self.scale
         counts = self.counts
         call = schemathesis.Case.call
 
@@ -49,7 +53,10 @@ class CountAnswers:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    plugin = CountAnswers()
+    scale = 1
+    if argv[:1] == ["--scale"]:
+        scale, argv = int(argv[1]), argv[2:]
+    plugin = CountAnswers(scale)
     status = pytest.main(["-q", "-p", "no:cacheprovider", str(ROOT / "tests/ut/test_fuzz.py"), *argv], plugins=[plugin])
     total = sum(plugin.counts.values())
     print(f"\nfuzzed requests: {total}")
