@@ -25,6 +25,7 @@ TEXTS = {
         "dataGraph": "Data Graph",
         "image": "Data Sampling",
         "landscape": "Loss Function Multidimensional Analysis",
+        "operatorPrecision": "Reduced Precision Operator Analysis",
         "switch": "Switch Tag",
         "how_to": "save tensor data",
         "skipped": "1 damaged record was skipped",
@@ -37,6 +38,7 @@ TEXTS = {
         "dataGraph": "数据图",
         "image": "数据抽样",
         "landscape": "损失函数多维分析",
+        "operatorPrecision": "降精度算子分析",
         "switch": "切换标签",
         "how_to": "保存张量数据",
         "skipped": "已跳过 1 条损坏的记录",
@@ -85,7 +87,7 @@ def test_each_card_shows_its_data_and_opens_its_page(new_page, server, locale):
     page.goto(dashboard_url(server, "./b_summary_ops"))
     wait_for_cards(page)
     kinds = page.get_by_test_id("dashboard-card").evaluate_all("els => els.map(e => e.dataset.kind)")
-    assert kinds == ["scalar", "histogram", "tensor", "graph", "dataGraph", "image", "landscape"]
+    assert kinds == ["scalar", "histogram", "tensor", "graph", "dataGraph", "image", "landscape", "operatorPrecision"]
     for kind in kinds:
         expect(card(page, kind).locator("h2")).to_have_text(texts[kind])
 
