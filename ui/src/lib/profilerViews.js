@@ -141,9 +141,83 @@ export function searchCondition(view, deviceId, { filters = {}, sort = null, pag
   return condition
 }
 
-/** Pie or bar option of the operator types' times (ms), with each one's share in the tooltip. */
-export function topTypesOption(rows, chartType, labels) {
-  const data = rows.map((row) => ({ name: row.type, value: row.timeMs, share: row.share }))
+// One colour per operator type among the top 20 (a type keeps its colour in the pie and the bars,
+// given by its rank): ten hues, then ten more set apart in lightness, every pair well apart
+// (CIE76 distance >= 13). The light set stays dark enough for a white card, the dark set bright
+// enough for the dark one.
+export const TYPE_COLORS = {
+  light: [
+    '#4e79a7',
+    '#f28e2b',
+    '#e15759',
+    '#00a5a7',
+    '#59a14f',
+    '#c9a200',
+    '#b07aa1',
+    '#e377c2',
+    '#9c755f',
+    '#7f7f7f',
+    '#1f3f8f',
+    '#c84b00',
+    '#2e7d32',
+    '#7b3fb5',
+    '#b0104f',
+    '#8c8c00',
+    '#5fa8e8',
+    '#6b3e26',
+    '#006d6f',
+    '#ff8a80',
+  ],
+  dark: [
+    '#6c9bd8',
+    '#f7a150',
+    '#f07375',
+    '#1fc6c8',
+    '#7cc36f',
+    '#f0d04a',
+    '#c99ac0',
+    '#ff9fd5',
+    '#c89878',
+    '#b0b0b0',
+    '#9fb8ff',
+    '#ffc79a',
+    '#b8e986',
+    '#b18cff',
+    '#ff6f9c',
+    '#d7d35a',
+    '#5ad2f4',
+    '#e0e0e0',
+    '#6fe0c8',
+    '#8080ff',
+  ],
+}
+const SLICE_BORDER = { light: '#ffffff', dark: '#2a2a2b' }
+
+/** The colour of the operator type ranked `index` (0-based) in the theme's set. */
+export function typeColor(index, theme = 'light') {
+  const colors = TYPE_COLORS[theme === 'dark' ? 'dark' : 'light']
+  return colors[index % colors.length]
+}
+
+// On a narrow screen the page makes the chart taller (TALL_CHART px and more, see OperatorPage.vue)
+// and the pie is on top with its legend below it in rows; otherwise (a chart 576 px wide or more)
+// the legend is a column on the right, its names cut at LEGEND_TEXT px, and the pie stays left of it.
+const TALL_CHART = 500
+const LEGEND_TEXT = 170
+const NARROW_LEGEND_TEXT = 118
+
+/**
+ * Pie or bar option of the operator types' times (ms), with each one's share in the tooltip; every
+ * type has its own colour (`theme`: light or dark).
+ */
+export function topTypesOption(rows, chartType, labels, theme = 'light') {
+  const border = SLICE_BORDER[theme === 'dark' ? 'dark' : 'light']
+  const data = rows.map((row, index) => ({
+    name: row.type,
+    value: row.timeMs,
+    share: row.share,
+    itemStyle: { color: typeColor(index, theme) },
+  }))
   const tooltip = {
     trigger: 'item',
     formatter: (params) => {
@@ -163,10 +237,46 @@ export function topTypesOption(rows, chartType, labels) {
     }
   }
   return {
-    animation: false,
-    tooltip,
-    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle', textStyle: { fontSize: 11 } },
-    series: [{ type: 'pie', radius: ['0%', '68%'], center: ['36%', '50%'], label: { show: false }, data }],
+    baseOption: {
+      animation: false,
+      tooltip,
+      legend: {
+        type: 'scroll',
+        orient: 'vertical',
+        right: 8,
+        top: 'middle',
+        textStyle: { fontSize: 11, width: LEGEND_TEXT, overflow: 'truncate' },
+        tooltip: { show: true },
+      },
+      series: [
+        {
+          type: 'pie',
+          radius: ['0%', '68%'],
+          center: ['35%', '50%'],
+          label: { show: false },
+          itemStyle: { borderColor: border, borderWidth: 1 },
+          data,
+        },
+      ],
+    },
+    media: [
+      {
+        query: { minHeight: TALL_CHART },
+        option: {
+          legend: {
+            type: 'plain',
+            orient: 'horizontal',
+            left: 'center',
+            right: 'auto',
+            top: 290,
+            width: '96%',
+            itemGap: 6,
+            textStyle: { fontSize: 11, width: NARROW_LEGEND_TEXT, overflow: 'truncate' },
+          },
+          series: [{ radius: [0, 120], center: ['50%', 140] }],
+        },
+      },
+    ],
   }
 }
 

@@ -4,6 +4,7 @@ import {
   searchCondition,
   sortColumn,
   topTypesOption,
+  typeColor,
   typeRows,
   typesCsv,
   viewsOf,
@@ -89,7 +90,9 @@ describe('profiler views', () => {
       { type: 'B', timeMs: 1, count: 3, share: 33.3 },
     ]
     const labels = { time: 'ms', share: 'share' }
-    expect(topTypesOption(rows, 'pie', labels).series[0].type).toBe('pie')
+    const pie = topTypesOption(rows, 'pie', labels)
+    expect(pie.baseOption.series[0].type).toBe('pie')
+    expect(pie.media[0].option.legend.orient).toBe('horizontal')
     const bar = topTypesOption(rows, 'bar', labels)
     expect(bar.series[0].type).toBe('bar')
     expect(bar.xAxis.data).toEqual(['A', 'B'])
@@ -97,5 +100,19 @@ describe('profiler views', () => {
       'A<br>ms: 2<br>share: 66.70%',
     )
     expect(typesCsv(rows, ['t', 'ms', 'n', '%'])).toBe('t,ms,n,%\r\nA,2,1,66.7\r\nB,1,3,33.3\r\n')
+  })
+
+  it('gives each of the top 20 types its own colour, the same in the pie and the bars', () => {
+    const labels = { time: 'ms', share: 'share' }
+    const rows = Array.from({ length: 20 }, (_, index) => ({ type: `T${index}`, timeMs: 20 - index }))
+    for (const theme of ['light', 'dark']) {
+      const pieColors = topTypesOption(rows, 'pie', labels, theme).baseOption.series[0].data.map(
+        (item) => item.itemStyle.color,
+      )
+      const barColors = topTypesOption(rows, 'bar', labels, theme).series[0].data.map((item) => item.itemStyle.color)
+      expect(new Set(pieColors).size).toBe(20)
+      expect(barColors).toEqual(pieColors)
+    }
+    expect(typeColor(0, 'dark')).not.toBe(typeColor(0, 'light'))
   })
 })
