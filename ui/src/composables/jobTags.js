@@ -2,7 +2,7 @@ import { computed, onBeforeUnmount, ref, watch } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
 import { fetchPlugins, fetchTrainJobs } from '../api/datavisual.js'
 import { isCancel } from '../api/http.js'
-import { selectedFromQuery, tagsToQuery } from '../lib/tagQuery.js'
+import { filterTags, selectedFromQuery, tagsToQuery } from '../lib/tagQuery.js'
 import { useRefresh } from './refresh.js'
 
 const CACHING_POLL_MS = 1500
@@ -10,9 +10,11 @@ const CACHING_POLL_MS = 1500
 /**
  * The tags of one plugin (`image`, `tensor`, ...) of the train job named by the route's `train_id`
  * query, reloaded on every refresh and polled while the server is still loading the job. The tag
- * selection lives in the route's `tags` query (no `tags` = all tags).
+ * selection lives in the route's `tags` query (no `tags` = all tags), the tag filter (a
+ * case-insensitive regular expression) in `filter`, as on the scalar page; `shownTags` are the
+ * selected tags the filter lets through, the ones that get a chart.
  *
- * Returns `{trainId, allTags, selectedTags, loaded, error, jobLoading, reload}`.
+ * Returns `{trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, reload}`.
  */
 export function useJobTags(pluginName) {
   const route = useRoute()
@@ -40,6 +42,17 @@ export function useJobTags(pluginName) {
       router.replace({ query })
     },
   })
+
+  const filter = computed({
+    get: () => (typeof route.query.filter === 'string' ? route.query.filter : ''),
+    set: (value) => {
+      const query = { ...route.query }
+      if (value) query.filter = value
+      else delete query.filter
+      router.replace({ query })
+    },
+  })
+  const shownTags = computed(() => filterTags(selectedTags.value, filter.value).tags)
 
   async function reload({ silent = false } = {}) {
     if (!trainId.value || unmounted || (inFlight && silent)) return
@@ -89,5 +102,5 @@ export function useJobTags(pluginName) {
     clearTimeout(pollTimer)
   })
 
-  return { trainId, allTags, selectedTags, loaded, error, jobLoading, reload }
+  return { trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, reload }
 }
