@@ -14,19 +14,12 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.fixtures import copy_job
+from tests.helpers.fixtures import B_SUMMARY_OPS_SCALAR_TAGS, copy_job
 from tests.helpers.server import running_server
 
 JOB = "./b_summary_ops"
 WAIT = 20_000  # ms
-SCALAR_TAGS = [
-    "accuracy/scalar",
-    "custom_loss/scalar",
-    "fc3_out_mean/scalar",
-    "learning_rate/scalar",
-    "loss_op/scalar",
-    "nan_inf_scalar/scalar",
-]
+SCALAR_TAGS = list(B_SUMMARY_OPS_SCALAR_TAGS)
 NO_TAG_SHOWN = {
     "en-US": "No tag selected. Choose tags above to draw their charts.",
     "zh-CN": "未选择标签，请在上方选择要显示的标签。",

@@ -16,18 +16,12 @@ import pytest
 from playwright.sync_api import expect
 
 from mindinsight.summary.writer import SummaryWriter
+from tests.helpers.fixtures import B_SUMMARY_OPS_SCALAR_TAGS
 from tests.helpers.server import running_server
 
 # b_summary_ops writes six scalar tags over steps 1..300; nan_inf_scalar holds a NaN at step 150
 # and +Infinity at step 151 (the server sends both as null).
-TAGS = [
-    "accuracy/scalar",
-    "custom_loss/scalar",
-    "fc3_out_mean/scalar",
-    "learning_rate/scalar",
-    "loss_op/scalar",
-    "nan_inf_scalar/scalar",
-]
+TAGS = list(B_SUMMARY_OPS_SCALAR_TAGS)
 JOB = "./b_summary_ops"
 RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
 WAIT_MS = 20_000  # the machine may be busy: drawing six charts can take more than expect's 5 s

@@ -9,18 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import make_base
-from tests.helpers.fixtures import FIXTURES, MULTI_RUNS, copy_job
+from tests.helpers.fixtures import B_SUMMARY_OPS_SCALAR_TAGS, FIXTURES, MULTI_RUNS, copy_job
 from tests.helpers.server import running_server
 
-# The six scalar tags b_summary_ops writes (steps 1..300), in the server's (sorted) order.
-SUMMARY_OPS_TAGS = [
-    "accuracy/scalar",
-    "custom_loss/scalar",
-    "fc3_out_mean/scalar",
-    "learning_rate/scalar",
-    "loss_op/scalar",
-    "nan_inf_scalar/scalar",
-]
+SUMMARY_OPS_TAGS = list(B_SUMMARY_OPS_SCALAR_TAGS)  # steps 1..300
 JOBS = {"./b_summary_ops", "./run1", "./run2", "./run3"}
 
 TEXTS = {

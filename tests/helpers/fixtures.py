@@ -12,6 +12,15 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mindspore-2.10"
 MULTI_RUNS = ("run1_momentum_lr0.01_bs32", "run2_momentum_lr0.005_bs16", "run3_adam_lr0.001_bs32")
+# The scalar tags of b_summary_ops as the REST API names them, in the UI's (sorted) order.
+B_SUMMARY_OPS_SCALAR_TAGS = (
+    "accuracy/scalar",
+    "custom_loss/scalar",
+    "fc3_out_mean/scalar",
+    "learning_rate/scalar",
+    "loss_op/scalar",
+    "nan_inf_scalar/scalar",
+)
 
 
 def copy_job(name: str, dest: Path) -> Path:
