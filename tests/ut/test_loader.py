@@ -11,6 +11,7 @@ from mindinsight.format.records import frame
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.summary import SummaryWriter
 from mindinsight.summary.writer import histogram_proto, tensor_proto
+from tests.helpers.fixtures import B_SUMMARY_OPS_SCALAR_TAGS
 from tests.ut.conftest import summary_file
 
 
@@ -23,14 +24,7 @@ def test_b_summary_ops_contents(fixture_job):
     loader = JobLoader(str(fixture_job("b_summary_ops")))
     load_fully(loader, chunk=64 * 1024)
     tags = loader.data.all_tags()
-    assert tags["scalar"] == [
-        "accuracy/scalar",
-        "custom_loss/scalar",
-        "fc3_out_mean/scalar",
-        "learning_rate/scalar",
-        "loss_op/scalar",
-        "nan_inf_scalar/scalar",
-    ]
+    assert tags["scalar"] == list(B_SUMMARY_OPS_SCALAR_TAGS)
     assert tags["image"] == ["input_image/image", "rgb_pattern/image"]
     assert tags["histogram"] == ["conv1_out/histogram", "fc1_out/histogram", "fc3.weight/histogram"]
     assert tags["tensor"] == ["conv1_feature_map/tensor", "custom_tensor/tensor", "int_tensor/tensor"]
