@@ -1,4 +1,4 @@
-"""Every limit of the product in one place (values from the original, behaviour.md section 3)."""
+"""Every limit of the product in one place (values from the original, docs/BEHAVIOUR.md §3)."""
 
 import os
 
@@ -47,7 +47,7 @@ MIN_OPTIMIZED_GRAPH_GROUP_NODES = 10
 # Graph node-name search: largest page.
 MAX_GRAPH_SEARCH_LIMIT = 1000
 
-# Payload bytes kept per kind (ingest/kinds, ingest/reservoir.py, ingest/containers.py), beside
+# Payload bytes kept per kind (ingest/kinds, ingest/reservoir.py, ingest/job_data.py), beside
 # the counts above: a single value over MAX_SAMPLE_BYTES is dropped at ingest (and logged); past
 # BYTES_PER_TAG a tag lets its oldest kept samples go (never its latest), past BYTES_PER_JOB a job
 # thins its largest tags of that kind. A histogram of 90 buckets takes ~3 KB.

@@ -1,1 +1,1 @@
-"""Ingest: discovery of train jobs, incremental loading, per-plugin containers."""
+"""Ingest: discovery of train jobs, incremental loading, each data kind's decoding, per-job data."""

@@ -8,9 +8,10 @@ Two ways to the same result:
   parse, then merges both so the batch is *identical* to the full parse's: same keys in
   the same order (first appearance), same columns, same values in record order.
 
-Values are grouped by (plugin, tag) so each container receives one batch per chunk.
-Image bytes are copied as stored, histograms keep their serialized bytes and tensors their
-TensorProto message: each is decoded only when asked for.
+Values are grouped by (plugin, tag) so each tag's reservoir receives one batch per chunk;
+kinds that arrive as whole ``Event`` fields (graphs) are gathered per kind. Each kind decodes
+its own values (``ingest/kinds``): image bytes are copied as stored, histograms keep their
+serialized bytes and tensors their TensorProto message, each decoded only when asked for.
 """
 
 import logging
@@ -23,8 +24,8 @@ from google.protobuf.message import DecodeError
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.ingest import fast_scalars
-from mindinsight.ingest.kinds import BY_VALUE_FIELD
-from mindinsight.ingest.kinds.base import Rejected
+from mindinsight.ingest.kinds import BY_EVENT_FIELD, BY_VALUE_FIELD
+from mindinsight.ingest.kinds.base import Rejected, as_column
 
 logger = logging.getLogger(__name__)
 
@@ -35,13 +36,14 @@ _SCALAR_SUFFIX = "/" + PluginName.SCALAR.value
 
 @dataclass
 class DecodedBatch:
-    """Columns per (plugin, tag) in order of first appearance, graphs in arrival order.
+    """Columns per (plugin, tag) in order of first appearance; whole-event samples per plugin,
+    in arrival order.
 
     While decoding, columns are lists; ``finish`` turns them into numpy arrays.
     """
 
     series: dict = field(default_factory=dict)
-    graphs: list = field(default_factory=list)  # (step, wall_time, GraphProto)
+    events: dict = field(default_factory=dict)  # plugin -> [(step, wall_time, sample)]
     undecodable: int = 0
     rejected: Counter = field(default_factory=Counter)  # (plugin, tag, reason) -> values dropped
 
@@ -56,17 +58,6 @@ class DecodedBatch:
         for key, columns in self.series.items():
             self.series[key] = {name: as_column(values) for name, values in columns.items()}
         return self
-
-
-def as_column(values) -> np.ndarray:
-    """A list of numbers, or of objects (kept as an object array, never broadcast)."""
-    if isinstance(values, np.ndarray):
-        return values
-    if values and not isinstance(values[0], (int, float, np.number)):
-        column = np.empty(len(values), dtype=object)
-        column[:] = values
-        return column
-    return np.asarray(values)
 
 
 # -- the full parse ---------------------------------------------------------------------
@@ -87,6 +78,7 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
     event = summary_pb.Event()
     series = batch.series
     fields = _FIELDS
+    event_kinds = BY_EVENT_FIELD
     payload_columns: dict = {}  # key -> the payload lists of that key, in the kind's order
     rejected: Counter = Counter()
     for index, payload in enumerate(payloads):
@@ -96,10 +88,11 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             batch.undecodable += 1
             continue
         what = event.WhichOneof("what")
-        if what == "graph_def":
-            batch.graphs.append((event.step, event.wall_time, summary_pb.Event.FromString(payload).graph_def))
-            continue
         if what != "summary":
+            kind = event_kinds.get(what)
+            if kind is not None:
+                sample = (event.step, event.wall_time, kind.events.decode(event, payload))
+                batch.events.setdefault(kind.plugin, []).append(sample)
             continue
         step, wall_time = event.step, event.wall_time
         record = None if records is None else records[index]
@@ -155,7 +148,8 @@ def decode_segments(segments, fast: bool = True) -> DecodedBatch:
             continue
         batch.undecodable += part.undecodable
         batch.rejected.update(part.rejected)
-        batch.graphs.extend(part.graphs)
+        for plugin, samples in part.events.items():
+            batch.events.setdefault(plugin, []).extend(samples)
         for key, columns in part.series.items():
             existing = batch.series.get(key)
             if existing is None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mindinsight.format.records import FOOTER_BYTES, HEADER_BYTES
+from mindinsight.format.wire import read_varint
 
 MIN_GROUP = 4  # records of one length worth a template attempt
 MAX_TEMPLATES = 4  # templates tried per length group before the rest falls back
@@ -135,19 +136,6 @@ class ScalarTemplate:
         return steps, wall_times, values
 
 
-def _varint(data: bytes, pos: int, end: int):
-    """``(value, next position)`` of the varint at ``pos``, or ``(None, pos)``."""
-    result = shift = 0
-    while pos < end and shift < 64:
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
-    return None, pos
-
-
 def parse_template(payload: bytes) -> ScalarTemplate | None:
     """The template of ``payload`` if it has the scalar-event shape, else None."""
     end = len(payload)
@@ -162,7 +150,7 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
         variable.append((wall_time, 8))
         pos += 9
     if pos < end and payload[pos] == _KEY_STEP:
-        value, after = _varint(payload, pos + 1, end)
+        value, after = read_varint(payload, pos + 1, end)
         if value is None or after - (pos + 1) > _STEP_MAX_BYTES:
             return None
         step, step_bytes = pos + 1, after - (pos + 1)
@@ -170,20 +158,20 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
         pos = after
     if pos >= end or payload[pos] != _KEY_SUMMARY:
         return None
-    size, pos = _varint(payload, pos + 1, end)
+    size, pos = read_varint(payload, pos + 1, end)
     if size is None or pos + size != end:
         return None
     tags, floats = [], []
     while pos < end:
         if payload[pos] != _KEY_VALUE:
             return None
-        size, pos = _varint(payload, pos + 1, end)
+        size, pos = read_varint(payload, pos + 1, end)
         if size is None or pos + size > end:
             return None
         value_end = pos + size
         if pos >= value_end or payload[pos] != _KEY_TAG:
             return None
-        size, pos = _varint(payload, pos + 1, value_end)
+        size, pos = read_varint(payload, pos + 1, value_end)
         if size is None or pos + size > value_end:
             return None
         try:

@@ -1,8 +1,8 @@
 """Incremental loader of one train job directory.
 
 Each ``load`` call reads only bytes appended since the previous call (saved file offsets),
-in bounded chunks, and hands decoded values to the job's containers in batches. Rules
-follow file-formats.md section 5, with these decisions of ours:
+in bounded chunks, and hands decoded values to the job's ``JobData`` in batches. Rules
+follow docs/FORMATS.md §5, with these decisions of ours:
 
 * summary files are read in timestamp order, resuming in the latest file;
 * a partial record at the end of the newest file is the writer at work: it waits, and the
@@ -20,7 +20,8 @@ follow file-formats.md section 5, with these decisions of ours:
   shorter or rewritten, see ``format.records``) resets the job: it is re-read from scratch,
   so what is served always equals what is on disk after the next load;
 * files are listed by ``discovery.job_files``: symlinks are followed only inside the base dir;
-* ``.pb`` graphs reload when a newer one appears.
+* what a summary file holds is decoded and stored by its kind (``ingest/kinds``), and so are
+  the files a kind reads whole (``.pb`` graphs): those reload when a newer one appears.
 """
 
 import logging
@@ -31,15 +32,15 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from mindinsight.conf import limits
-from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PluginName
 from mindinsight.format import naming
 from mindinsight.format.files import read_bounded
-from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
-from mindinsight.ingest.containers import JobData
 from mindinsight.ingest.discovery import JobFile, job_files, real_root
-from mindinsight.ingest.event_decoder import DecodedBatch, as_column, decode_segments
+from mindinsight.ingest.event_decoder import DecodedBatch, decode_segments
+from mindinsight.ingest.job_data import JobData
+from mindinsight.ingest.kinds import FILE_KINDS, KINDS
+from mindinsight.ingest.kinds.base import Kind
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +84,7 @@ class JobLoader:
         self._reader: RecordReader | None = None
         self._current: str | None = None
         self._finished: dict[str, tuple] = {}  # summary files read to their end: name -> (inode, size, mtime)
-        self._newest_pb_mtime = -1.0
-        self._summary_graph_tags: set[str] = set()
+        self._newest_file_mtime: dict = {}  # kind reading files whole -> mtime of the newest one read
         self._lineage_marks: dict[str, tuple] = {}
         self._unreadable: dict[str, tuple] = {}  # name -> (reason, listed state when it failed)
         self._lineage_failed: tuple | None = None  # (marks, failures) of the last lineage read that failed
@@ -111,7 +111,8 @@ class JobLoader:
         for name in [name for name in self._logged_unreadable if name not in files]:
             del self._logged_unreadable[name]  # gone: a file of that name failing again is news
         self._load_lineage(files)
-        self._load_pb_graphs(files)
+        for kind in FILE_KINDS:
+            self._load_kind_files(kind, files)
         if self._load_summaries(files, max_bytes, result):
             logger.info("%s changed under the reader; reloading %s from scratch", self._current, self.job_dir)
             self.reset()
@@ -190,46 +191,31 @@ class JobLoader:
         for (plugin, tag), columns in batch.series.items():
             columns["file_ts"] = np.full(len(columns["step"]), file_ts, dtype=np.int64)
             self.data.add_batch(plugin, tag, columns)
-        if batch.graphs:
-            # Only the newest summary-file graph survives (pb graphs are unaffected).
-            stale = self._summary_graph_tags
-            self.data.remove_tags(PluginName.GRAPH, keep=lambda tag: tag not in stale)
-            self.data.remove_tags(
-                PluginName.OPTIMIZED_GRAPH, keep=lambda tag: tag.removesuffix(OPTIMIZED_GRAPH_SUFFIX) not in stale
-            )
-            self._summary_graph_tags = {file_name}
-            step, wall_time, graph = batch.graphs[-1]
-            self._add_graph(file_name, step, wall_time, graph, file_ts)
+        for plugin, samples in batch.events.items():
+            KINDS[plugin].events.store(self.data, file_name, samples, file_ts)
 
-    def _add_graph(self, tag: str, step: int, wall_time: float, graph, file_ts: int = 0) -> None:
-        for plugin, name in ((PluginName.GRAPH, tag), (PluginName.OPTIMIZED_GRAPH, tag + OPTIMIZED_GRAPH_SUFFIX)):
-            self.data.remove_tags(plugin, keep=lambda t, n=name: t != n)
-            self.data.add_batch(
-                plugin,
-                name,
-                {"step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": as_column([graph])},
-            )
-
-    def _load_pb_graphs(self, files: dict[str, JobFile]) -> None:
-        stats = sorted((file.mtime, name) for name, file in files.items() if naming.is_graph_pb_file(name))
+    def _load_kind_files(self, kind: Kind, files: dict[str, JobFile]) -> None:
+        """Read the files ``kind`` reads whole that are newer than the newest one read."""
+        source = kind.files
+        newest = self._newest_file_mtime.get(kind.plugin, -1.0)
+        stats = sorted((file.mtime, name) for name, file in files.items() if source.matches(name))
         for mtime, name in stats:
-            if mtime <= self._newest_pb_mtime:
+            if mtime <= newest:
                 continue
             try:
-                # A .pb holds one graph, as a graph event's payload: the same bound applies.
-                data = read_bounded(files[name].path, self.root, limits.MAX_EVENT_PAYLOAD_BYTES)
+                content = read_bounded(files[name].path, self.root, source.max_bytes)
             except OSError as error:
                 self._mark_unreadable(name, files[name], error)
                 continue
             self._mark_readable(name)
             try:
-                model = anf_ir.ModelProto.FromString(data)
+                sample = source.parse(content)
             except DecodeError as error:
-                logger.warning("cannot parse graph file %s: %s", name, error)
+                logger.warning("cannot parse %s file %s: %s", kind.plugin.value, name, error)
                 continue
-            self._add_graph(name, 0, mtime, model.graph)
+            source.store(self.data, name, mtime, sample)
         if stats:
-            self._newest_pb_mtime = max(self._newest_pb_mtime, stats[-1][0])
+            self._newest_file_mtime[kind.plugin] = max(newest, stats[-1][0])
 
     def _load_lineage(self, files: dict[str, JobFile]) -> None:
         names = naming.sort_summary_files([name for name in files if naming.is_lineage_file(name)])

@@ -1,6 +1,6 @@
 """Bounded per-tag sample of a step series, fed in batches.
 
-Semantics follow the original (behaviour.md section 4.1): at most ``capacity`` samples,
+Semantics follow the original (docs/BEHAVIOUR.md §4.1): at most ``capacity`` samples,
 kept sorted by step, the sample with the largest step always kept, older ones thinned
 uniformly; a PRNG seeded with 0 per reservoir makes loads reproducible. The thinning is
 Algorithm R over every sample but the latest, applied to a whole batch with numpy, so the
@@ -8,7 +8,7 @@ cost per value is a few vector operations rather than Python work.
 
 Columns are numpy arrays: ``step`` (int64), ``wall_time`` (float64), ``file_ts`` (int64,
 the timestamp of the file the sample came from, for restart handling) plus any payload
-columns the container adds (``value`` float32 for scalars, an object column otherwise).
+columns of the tag's kind (``value`` float32 for scalars, an object column otherwise).
 
 Two bounds beyond the count, for kinds whose payload has an ``nbytes`` column:
 
@@ -23,7 +23,6 @@ from collections import deque
 
 import numpy as np
 
-_BASE_COLUMNS = ("step", "wall_time", "file_ts")
 NBYTES = "nbytes"  # the payload column holding each sample's size in bytes, when bounded
 MAX_RECENT_SAMPLES = 100  # recently evicted samples per tag, at most
 
@@ -44,7 +43,6 @@ class Reservoir:
         self._offered_to_body = 0  # samples ever offered to the body (Algorithm R's t)
         self._rng = np.random.default_rng(0)
         self._sorted_cache = None
-        self.total_offered = 0  # every sample ever added
 
     def _empty(self) -> dict:
         return {name: np.empty(0, dtype=dtype) for name, dtype in self._dtypes.items()}
@@ -58,7 +56,6 @@ class Reservoir:
             return
         columns = {name: np.asarray(columns[name], dtype=dtype) for name, dtype in self._dtypes.items()}
         self._sorted_cache = None
-        self.total_offered += steps.size
         # Split into runs of strictly increasing steps; a run whose first step does not
         # exceed the latest kept step is a restart and purges first.
         breaks = np.flatnonzero(steps[1:] <= steps[:-1]) + 1
@@ -248,7 +245,3 @@ class Reservoir:
             order = np.argsort(merged["step"], kind="stable")
             self._sorted_cache = {n: merged[n][order] for n in merged}
         return self._sorted_cache
-
-    def clear(self) -> None:
-        payload = {n: d for n, d in self._dtypes.items() if n not in _BASE_COLUMNS}
-        self.__init__(self.capacity, payload, self.max_bytes, self.keep_evicted_seconds)

@@ -91,7 +91,9 @@ def assert_same_batches(path, chunk=1 << 30) -> int:
         for key in fast.series:
             assert_same_columns(fast.series[key], slow.series[key], key)
         assert fast.undecodable == slow.undecodable
-        assert [(s, w) for s, w, _ in fast.graphs] == [(s, w) for s, w, _ in slow.graphs]
+        assert {p: [(s, w) for s, w, _ in v] for p, v in fast.events.items()} == {
+            p: [(s, w) for s, w, _ in v] for p, v in slow.events.items()
+        }
         for segment in segments:
             taken += int(fast_scalars.match_segment(*segment[:3])[1].sum())
     return taken

@@ -43,3 +43,46 @@ def test_histogram_over_the_bucket_limit_is_dropped():
     for index in range(limits.MAX_HISTOGRAM_INPUT_BUCKETS + 1):
         histogram.buckets.add(left=index, width=1, count=1)
     assert decode_payloads([event.SerializeToString()]).series == {}
+
+
+def _code_names(module) -> set[str]:
+    """Every identifier, attribute and string constant of a module's code (docstrings aside)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(module))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            names.add(node.value)
+        elif isinstance(node, ast.alias):
+            names.add(node.name)
+    return names
+
+
+def test_loader_and_decoder_leave_graphs_to_the_graph_kind():
+    from mindinsight.ingest import event_decoder, loader
+
+    for module in (loader, event_decoder):
+        graph_names = sorted(name for name in _code_names(module) if "graph" in name.lower() or ".pb" in name)
+        assert graph_names == [], module.__name__
+
+
+def test_whole_event_and_file_kinds_come_from_the_registry():
+    from mindinsight.ingest.kinds import BY_EVENT_FIELD, FILE_KINDS
+
+    assert BY_EVENT_FIELD == {"graph_def": KINDS[PluginName.GRAPH]}
+    assert FILE_KINDS == (KINDS[PluginName.GRAPH],)
+    assert list(KINDS) == list(PluginName)

@@ -215,6 +215,29 @@ def test_newest_summary_graph_replaces_older(tmp_path):
     assert loader.data.tags(PluginName.GRAPH) == [os.path.basename(second.path)]
 
 
+def test_pb_graphs_stay_beside_the_newest_summary_graph(tmp_path):
+    from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+
+    graph = anf_ir.GraphProto(name="g")
+    graph.node.add(name="1", op_type="Conv2D", scope="Default")
+    (tmp_path / "ms_output_optimize.pb").write_bytes(anf_ir.ModelProto(graph=graph).SerializeToString())
+    with SummaryWriter(tmp_path, timestamp=100) as first:
+        first.add_graph(graph)
+    loader = JobLoader(str(tmp_path))
+    load_fully(loader)
+    with SummaryWriter(tmp_path, timestamp=200) as second:
+        second.add_graph(graph, step=3)
+    load_fully(loader)
+    newest = os.path.basename(second.path)
+    assert loader.data.tags(PluginName.GRAPH) == ["ms_output_optimize.pb", newest]
+    assert loader.data.tags(PluginName.OPTIMIZED_GRAPH) == [
+        "ms_output_optimize.pb (optimized)",
+        newest + " (optimized)",
+    ]
+    assert loader.data.samples(PluginName.GRAPH, newest)["step"].tolist() == [3]
+    assert loader.data.samples(PluginName.OPTIMIZED_GRAPH, newest + " (optimized)")["graph"][0] == graph
+
+
 def test_tensor_tag_limit_evicts_the_oldest(tmp_path):
     with SummaryWriter(tmp_path, timestamp=100) as writer:
         for index in range(8):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.containers import JobData
+from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
 

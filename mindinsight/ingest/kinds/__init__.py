@@ -1,34 +1,43 @@
 """The registry of data kinds: one module per kind, one table everything iterates.
 
-The event decoder finds a kind by its ``Summary.Value`` field, the containers size their
-reservoirs and tag limits from it, and the services ask it for a plugin's payload columns.
-A test checks that every plugin name of ``conf.plugins.PluginName`` has exactly one kind.
+Each module of this package declares ``KINDS``, the kinds it holds (graphs: the graph and its
+optimized view); the registry finds them, so adding a kind is adding its module. The table
+follows ``conf.plugins.PluginName``, the one list of plugin names: a plugin without a kind, a
+kind without a plugin or a plugin declared twice stops the import.
+
+The event decoder finds a kind by its ``Summary.Value`` field (or ``Event`` field), the loader
+by the files it reads whole, the job data sizes reservoirs and tag limits from it.
 """
 
+import importlib
+import pkgutil
+
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.kinds import graph, histogram, image, loss_landscape, scalar, tensor
 from mindinsight.ingest.kinds.base import Kind
 
-KINDS: dict[PluginName, Kind] = {
-    kind.plugin: kind
-    for kind in (
-        scalar.KIND,
-        image.KIND,
-        histogram.KIND,
-        tensor.KIND,
-        loss_landscape.KIND,
-        graph.KIND,
-        graph.OPTIMIZED_KIND,
-    )
-}
+
+def _declared_kinds() -> dict[PluginName, Kind]:
+    declared: dict[PluginName, Kind] = {}
+    for module_info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        for kind in getattr(module, "KINDS", ()):
+            if kind.plugin in declared:
+                raise ImportError(f"{kind.plugin} is declared by two kinds")
+            declared[kind.plugin] = kind
+    missing, unknown = set(PluginName) - set(declared), set(declared) - set(PluginName)
+    if missing or unknown:
+        raise ImportError(f"plugins without a kind: {missing}; kinds without a plugin: {unknown}")
+    return declared
+
+
+_DECLARED = _declared_kinds()
+KINDS: dict[PluginName, Kind] = {plugin: _DECLARED[plugin] for plugin in PluginName}
 
 # Summary.Value oneof field -> the kind that stores it.
 BY_VALUE_FIELD: dict[str, Kind] = {kind.value_field: kind for kind in KINDS.values() if kind.value_field}
+# Event oneof field -> the kind whose samples are such whole fields.
+BY_EVENT_FIELD: dict[str, Kind] = {kind.events.field: kind for kind in KINDS.values() if kind.events}
+# Kinds whose samples are files of their own.
+FILE_KINDS: tuple[Kind, ...] = tuple(kind for kind in KINDS.values() if kind.files)
 
-
-def kind_of(plugin: PluginName) -> Kind:
-    """The kind registered for ``plugin``."""
-    return KINDS[plugin]
-
-
-__all__ = ["KINDS", "BY_VALUE_FIELD", "Kind", "kind_of"]
+__all__ = ["KINDS", "BY_VALUE_FIELD", "BY_EVENT_FIELD", "FILE_KINDS", "Kind"]

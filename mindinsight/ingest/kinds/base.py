@@ -1,9 +1,41 @@
-"""What every data kind declares: the contract the registry, decoder and containers rely on."""
+"""What every data kind declares: the contract the registry, decoder, loader and job data rely on."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from mindinsight.conf.plugins import PluginName
+
+
+@dataclass(frozen=True)
+class EventSamples:
+    """Samples that arrive as a whole ``Event`` field (``what`` oneof) rather than as
+    ``Summary.Value`` items, such as graphs.
+
+    ``decode(event, payload)`` gives the sample of one such event (independent of the Event
+    object the decoder reuses); ``store(data, file_name, samples, file_ts)`` puts the
+    ``[(step, wall_time, sample)]`` of one summary file's batch into the job data.
+    """
+
+    field: str
+    decode: Callable
+    store: Callable
+
+
+@dataclass(frozen=True)
+class FileSamples:
+    """Files of a job dir that hold one sample each (``.pb`` graphs), read whole.
+
+    ``matches(name)`` picks the files; one of at most ``max_bytes`` is ``parse``-d (raising
+    ``DecodeError`` when it cannot be) and ``store(data, name, mtime, sample)``-d. A file is
+    read again only when a newer one of the kind appears.
+    """
+
+    matches: Callable
+    max_bytes: int
+    parse: Callable
+    store: Callable
 
 
 @dataclass(frozen=True)
@@ -11,10 +43,9 @@ class Kind:
     """One kind of per-tag data a train job can hold.
 
     ``value_field`` is the ``Summary.Value`` oneof field that carries it (None for kinds that
-    arrive otherwise, such as graphs); ``decode`` turns such a value into the tuple of payload
-    columns (``payload`` names, in order), or None to drop it as the original does, or a
-    ``Rejected`` to drop it and say why in the log. ``lazy`` says the payload is kept as stored
-    and decoded only when a query reads it.
+    arrive otherwise, see ``events`` and ``files``); ``decode`` turns such a value into the
+    tuple of payload columns (``payload`` names, in order), or None to drop it as the original
+    does, or a ``Rejected`` to drop it and say why in the log.
 
     A kind whose payload has an ``nbytes`` column is bounded in bytes too (``conf.limits``):
     ``bytes_per_tag`` for one tag's samples, ``bytes_per_job`` for all its tags in one job;
@@ -27,7 +58,8 @@ class Kind:
     max_tags: int | None = None  # tags of this kind per job; None: only the job-wide limit
     value_field: str | None = None
     decode: Callable | None = None
-    lazy: bool = False
+    events: EventSamples | None = None
+    files: FileSamples | None = None
     preferred_tags: frozenset = frozenset()  # listed first and never evicted by the tag limits
     bytes_per_tag: int = 0  # 0: no byte bound
     bytes_per_job: int = 0
@@ -50,3 +82,14 @@ def detached(message):
     """A copy of a protobuf sub-message independent of the Event being parsed (the decoder
     reuses one Event object for every record, overwriting it)."""
     return type(message).FromString(message.SerializeToString())
+
+
+def as_column(values) -> np.ndarray:
+    """A list of numbers, or of objects (kept as an object array, never broadcast)."""
+    if isinstance(values, np.ndarray):
+        return values
+    if values and not isinstance(values[0], (int, float, np.number)):
+        column = np.empty(len(values), dtype=object)
+        column[:] = values
+        return column
+    return np.asarray(values)

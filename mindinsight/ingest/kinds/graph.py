@@ -1,26 +1,70 @@
 """Graphs: a GraphProto per graph file (``graph_def`` events of summary files, ``.pb`` files).
 
-Graphs do not arrive as ``Summary.Value`` items: the loader adds them, one sample per tag.
-The optimized view is a second kind over the same graphs (``<tag> (optimized)``).
+Graphs do not arrive as ``Summary.Value`` items: a summary file's ``graph_def`` events and a
+``.pb`` file's ModelProto each give one graph, stored under the file's name as the tag. Of the
+summary files only the newest graph survives; ``.pb`` graphs stay beside it. The optimized
+view is a second kind over the same graphs (``<tag> (optimized)``), written together with it.
 """
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FILE, PluginName
-from mindinsight.ingest.kinds.base import Kind
+from mindinsight.format import naming
+from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.ingest.kinds.base import EventSamples, FileSamples, Kind, as_column
 
-KIND = Kind(
+# plugin -> the suffix its tag adds to the graph file's name
+_VIEWS = {PluginName.GRAPH: "", PluginName.OPTIMIZED_GRAPH: OPTIMIZED_GRAPH_SUFFIX}
+
+
+def _add_graph(data, name: str, step: int, wall_time: float, graph, file_ts: int = 0) -> None:
+    """``graph`` as the one sample of tag ``name`` in both views, replacing what it held."""
+    for plugin, suffix in _VIEWS.items():
+        tag = name + suffix
+        data.remove_tags(plugin, keep=lambda t, tag=tag: t != tag)
+        data.add_batch(
+            plugin, tag, {"step": [step], "wall_time": [wall_time], "file_ts": [file_ts], "graph": as_column([graph])}
+        )
+
+
+def _store_event_graphs(data, file_name: str, graphs: list, file_ts: int) -> None:
+    # Only the newest summary-file graph survives: the graphs of older summary files go.
+    for plugin, suffix in _VIEWS.items():
+        data.remove_tags(plugin, keep=lambda tag, suffix=suffix: naming.is_graph_pb_file(tag.removesuffix(suffix)))
+    step, wall_time, graph = graphs[-1]
+    _add_graph(data, file_name, step, wall_time, graph, file_ts)
+
+
+def _event_graph(_event, payload: bytes):
+    # Parsed again from the payload: the decoder's Event object is reused for the next record.
+    return summary_pb.Event.FromString(payload).graph_def
+
+
+def _store_pb_graph(data, name: str, mtime: float, graph) -> None:
+    _add_graph(data, name, 0, mtime, graph)
+
+
+def _graph_kind(plugin: PluginName, **sources) -> Kind:
+    return Kind(
+        plugin,
+        {"graph": object},
+        limits.STEPS_PER_TAG[plugin],
+        max_tags=limits.MAX_TAGS_PER_PLUGIN[plugin],
+        preferred_tags=frozenset({PREFERRED_GRAPH_FILE + _VIEWS[plugin]}),
+        **sources,
+    )
+
+
+KIND = _graph_kind(
     PluginName.GRAPH,
-    {"graph": object},
-    limits.STEPS_PER_TAG[PluginName.GRAPH],
-    max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.GRAPH],
-    lazy=True,
-    preferred_tags=frozenset({PREFERRED_GRAPH_FILE}),
+    events=EventSamples("graph_def", _event_graph, _store_event_graphs),
+    # A .pb holds one graph, as a graph event's payload: the same bound applies.
+    files=FileSamples(
+        naming.is_graph_pb_file,
+        limits.MAX_EVENT_PAYLOAD_BYTES,
+        lambda data: anf_ir.ModelProto.FromString(data).graph,
+        _store_pb_graph,
+    ),
 )
-OPTIMIZED_KIND = Kind(
-    PluginName.OPTIMIZED_GRAPH,
-    {"graph": object},
-    limits.STEPS_PER_TAG[PluginName.OPTIMIZED_GRAPH],
-    max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.OPTIMIZED_GRAPH],
-    lazy=True,
-    preferred_tags=frozenset({PREFERRED_GRAPH_FILE + OPTIMIZED_GRAPH_SUFFIX}),
-)
+OPTIMIZED_KIND = _graph_kind(PluginName.OPTIMIZED_GRAPH)
+KINDS = (KIND, OPTIMIZED_KIND)

@@ -125,7 +125,7 @@ KIND = Kind(
     limits.STEPS_PER_TAG[PluginName.HISTOGRAM],
     value_field="histogram",
     decode=decode,
-    lazy=True,
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.HISTOGRAM],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.HISTOGRAM],
 )
+KINDS = (KIND,)

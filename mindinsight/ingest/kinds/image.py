@@ -33,3 +33,4 @@ KIND = Kind(
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.IMAGE],
     evicted_seconds=limits.EVICTED_IMAGE_SECONDS,
 )
+KINDS = (KIND,)

@@ -15,5 +15,5 @@ KIND = Kind(
     limits.steps_per_tag(PluginName.LOSS_LANDSCAPE),
     value_field="loss_landscape",
     decode=decode,
-    lazy=True,
 )
+KINDS = (KIND,)

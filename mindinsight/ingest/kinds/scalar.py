@@ -18,3 +18,4 @@ KIND = Kind(
     value_field="scalar_value",
     decode=decode,
 )
+KINDS = (KIND,)

@@ -16,6 +16,7 @@ import numpy as np
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+from mindinsight.format.wire import read_varint
 from mindinsight.ingest.kinds.base import Kind, Rejected
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.TENSOR]
@@ -78,15 +79,11 @@ class TensorSample:
         return f"TensorSample(dims={self.dims}, data_type={self.data_type}, too_large={self.too_large})"
 
 
-def _varint(buffer, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        byte = buffer[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
+def _varint(buffer: bytes, pos: int) -> tuple[int, int]:
+    value, pos = read_varint(buffer, pos, len(buffer))
+    if value is None:
+        raise ValueError("truncated varint")
+    return value, pos
 
 
 def _fields(serialized: bytes):
@@ -189,7 +186,7 @@ KIND = Kind(
     max_tags=limits.MAX_TAGS_PER_PLUGIN[PluginName.TENSOR],
     value_field="tensor",
     decode=decode,
-    lazy=True,
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.TENSOR],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.TENSOR],
 )
+KINDS = (KIND,)

@@ -1,4 +1,5 @@
-"""Per-job storage: one reservoir per (plugin, tag), sized and limited by the tag's kind.
+"""The data of one train job: one reservoir per (plugin, tag), sized and limited by the tag's
+kind, and the job's lineage records.
 
 ``JobData`` is what the loader writes into and the services read from. Writers add whole
 batches under the job lock, so a reader never sees half of a batch. Kinds bounded in bytes
@@ -147,6 +148,3 @@ class LineageData:
         self.dataset_graph = None  # DatasetGraph message (last wins)
         self.user_defined: dict = {}  # merged user_defined_info items
         self.unreadable: dict[str, str] = {}  # path -> reason, of files that could not be read
-
-    def reset(self) -> None:
-        self.__init__()
