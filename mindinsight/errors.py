@@ -27,6 +27,9 @@ class MindInsightError(Exception):
     value = 0
     http_status = 400
     prefix = "System error."
+    # The message when it is not "<prefix> Detail: <detail>": a format string of ``prefix`` and
+    # ``detail`` (the original's message shapes differ per error).
+    template: str | None = None
 
     def __init__(self, detail: str = ""):
         self.detail = detail
@@ -38,10 +41,37 @@ class MindInsightError(Exception):
 
     @property
     def message(self) -> str:
+        if self.template is not None:
+            return self.template.format(prefix=self.prefix, detail=self.detail)
         return f"{self.prefix} Detail: {self.detail}" if self.detail else self.prefix
 
     def to_json(self) -> dict:
         return {"error_code": self.code, "error_msg": self.message}
+
+
+# -- the modules' bases ---------------------------------------------------------------
+
+
+class LineageError(MindInsightError):
+    """Errors of lineage queries and edits."""
+
+    module = Module.LINEAGE
+
+
+class DatavisualError(MindInsightError):
+    """Errors of the training-data views (scalars, images, graphs, ...)."""
+
+    module = Module.DATAVISUAL
+
+
+class ProfilerError(MindInsightError):
+    """Errors of the profiler views."""
+
+    module = Module.PROFILER
+
+    @property
+    def message(self) -> str:  # the original's profiler messages: "<prefix> <detail>"
+        return super().message if self.template is not None else f"{self.prefix} {self.detail}".rstrip()
 
 
 # -- general (module 0) ---------------------------------------------------------------
@@ -52,33 +82,21 @@ class UnknownError(MindInsightError):
 
 
 class ParamTypeError(MindInsightError):
-    value = 0x001
+    value, template = 0x001, "Invalid parameter type. {detail}"
 
     def __init__(self, param: str, expected: str):
         super().__init__(f"'{param}' expect {expected} type.")
 
-    @property
-    def message(self) -> str:
-        return f"Invalid parameter type. {self.detail}"
-
 
 class ParamValueError(MindInsightError):
-    value = 0x002
-
-    @property
-    def message(self) -> str:
-        return f"Invalid parameter value. {self.detail}"
+    value, template = 0x002, "Invalid parameter value. {detail}"
 
 
 class ParamMissError(MindInsightError):
-    value = 0x003
+    value, template = 0x003, "Param missing. {detail}"
 
     def __init__(self, param: str):
         super().__init__(f"'{param}' is required.")
-
-    @property
-    def message(self) -> str:
-        return f"Param missing. {self.detail}"
 
 
 class PathNotExistError(MindInsightError):
@@ -92,28 +110,16 @@ class FileSystemPermissionError(MindInsightError):
 # -- lineage (module 2) ---------------------------------------------------------------
 
 
-class LineageError(MindInsightError):
-    module = Module.LINEAGE
-
-
 class LineageParamValueError(LineageError):
     """A bad ``tag``/``remark`` edit of a job's lineage (the original's message shape)."""
 
-    value = 0x081
-
-    @property
-    def message(self) -> str:
-        return f"ValueError. {self.detail}"
+    value, template = 0x081, "ValueError. {detail}"
 
 
 class LineageSearchConditionParamError(LineageError):
     """Any invalid lineage search condition (``detail`` is the original's inner message)."""
 
-    value = 0x218
-
-    @property
-    def message(self) -> str:
-        return f"Search_condition param error: {self.detail}"
+    value, template = 0x218, "Search_condition param error: {detail}"
 
 
 class LineageAddedInfoStoreError(LineageError):
@@ -126,24 +132,12 @@ class LineageAddedInfoStoreError(LineageError):
 # -- datavisual (module 5) ------------------------------------------------------------
 
 
-class DatavisualError(MindInsightError):
-    module = Module.DATAVISUAL
-
-
 class RouteNotFoundError(DatavisualError):
-    value, http_status = 0x001, 404
-
-    @property
-    def message(self) -> str:
-        return "404 Not Found."
+    value, http_status, template = 0x001, 404, "404 Not Found."
 
 
 class MethodNotAllowedError(DatavisualError):
-    value, http_status = 0x002, 405
-
-    @property
-    def message(self) -> str:
-        return "405 Method Not Allowed."
+    value, http_status, template = 0x002, 405, "405 Method Not Allowed."
 
 
 class TrainJobNotExistError(DatavisualError):
@@ -160,13 +154,10 @@ class DataLoadingError(DatavisualError):
 
 class NodeNotInGraphError(DatavisualError):
     value, prefix = 0x009, "Can not find node in graph by the given node name."
+    template = "{prefix} node name: {detail}."
 
     def __init__(self, node_name: str):
         super().__init__(node_name)
-
-    @property
-    def message(self) -> str:
-        return f"{self.prefix} node name: {self.detail}."
 
 
 class PluginNotAvailableError(DatavisualError):
@@ -213,15 +204,14 @@ class LandscapeNotExistError(DatavisualError):
     value, prefix = 0x017, "Landscape is not exist."
 
 
+class TagDataNotExistError(DatavisualError):
+    """A tag without data of the asked kind, for every per-tag kind added since the original
+    (each of the original's kinds keeps its own error code)."""
+
+    value, prefix = 0x018, "The tag has no data of this kind."
+
+
 # -- profiler (module 6) --------------------------------------------------------------
-
-
-class ProfilerError(MindInsightError):
-    module = Module.PROFILER
-
-    @property
-    def message(self) -> str:  # the original's profiler messages: "<prefix> <detail>"
-        return f"{self.prefix} {self.detail}".rstrip()
 
 
 class ProfilerParamValueError(ProfilerError):
@@ -237,19 +227,11 @@ class ProfilerParamTypeError(ProfilerError):
 
 
 class ProfilerDirNotFoundError(ProfilerError):
-    value = 0x083
-
-    @property
-    def message(self) -> str:
-        return f"The dir <{self.detail}> not found."
+    value, template = 0x083, "The dir <{detail}> not found."
 
 
 class ProfilerFileNotFoundError(ProfilerError):
-    value = 0x084
-
-    @property
-    def message(self) -> str:
-        return f"The file <{self.detail}> not found."
+    value, template = 0x084, "The file <{detail}> not found."
 
 
 class ProfilerIOError(ProfilerError):
@@ -264,51 +246,27 @@ class ProfilerFileTooLargeError(ProfilerError):
 
 
 class ProfilerColumnNotExistError(ProfilerError):
-    value = 0x180
-
-    @property
-    def message(self) -> str:
-        return f"The column {self.detail} does not exist."
+    value, template = 0x180, "The column {detail} does not exist."
 
 
 class ProfilerDeviceIdError(ProfilerError):
-    value = 0x182
-
-    @property
-    def message(self) -> str:
-        return f"The device_id in search_condition error, {self.detail}"
+    value, template = 0x182, "The device_id in search_condition error, {detail}"
 
 
 class ProfilerOpTypeError(ProfilerError):
-    value = 0x183
-
-    @property
-    def message(self) -> str:
-        return f"The op_type in search_condition error, {self.detail}"
+    value, template = 0x183, "The op_type in search_condition error, {detail}"
 
 
 class ProfilerGroupConditionError(ProfilerError):
-    value = 0x184
-
-    @property
-    def message(self) -> str:
-        return f"The group_condition in search_condition error, {self.detail}"
+    value, template = 0x184, "The group_condition in search_condition error, {detail}"
 
 
 class ProfilerSortConditionError(ProfilerError):
-    value = 0x185
-
-    @property
-    def message(self) -> str:
-        return f"The sort_condition in search_condition error, {self.detail}"
+    value, template = 0x185, "The sort_condition in search_condition error, {detail}"
 
 
 class ProfilerFilterConditionError(ProfilerError):
-    value = 0x186
-
-    @property
-    def message(self) -> str:
-        return f"The filter_condition in search_condition error, {self.detail}"
+    value, template = 0x186, "The filter_condition in search_condition error, {detail}"
 
 
 # -- access (module 0, values above the original's general codes) -----------------------------
