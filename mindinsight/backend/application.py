@@ -17,8 +17,9 @@ from mindinsight.conf.settings import Settings
 def create_app(settings: Settings | None = None, start_loading: bool = True) -> Flask:
     """Build the app for ``settings`` (default: from MINDINSIGHT_* environment variables).
 
-    The app owns one ``DataManager`` over the summary base dir (``backend.context``); with
-    ``start_loading`` its reload thread starts at once.
+    The app owns one ``DataManager`` over the summary base dir and one ``LineageStore``, read
+    through one ``DataProvider`` (``backend.context``); with ``start_loading`` their threads
+    start at once.
     """
     from mindinsight.backend import api, context, errors_json, security_headers, ui
 
@@ -27,10 +28,9 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     app.config["MI_SETTINGS"] = settings
     app.json.sort_keys = False
     manager = DataManager(settings.summary_base_dir, reload_interval=settings.reload_interval)
-    context.attach_data_manager(app, manager)
     added_info_path = os.path.join(settings.workspace, "lineage", "added_info.json")
     lineage_store = LineageStore(manager, added_info_path)
-    context.attach_lineage_store(app, lineage_store)
+    context.attach_data(app, manager, lineage_store)
 
     prefix = settings.url_path_prefix
     app.register_blueprint(ui.create_blueprint(), url_prefix=prefix or None)

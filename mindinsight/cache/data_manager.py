@@ -38,10 +38,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from mindinsight.cache.memo import DerivedValues
-from mindinsight.cache.profiler_rows import ParsedRows
 from mindinsight.conf import limits
-from mindinsight.ingest.containers import JobData
 from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, scan_summary_dirs
+from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.ingest.quiet_dirs import QuietDirs
 
@@ -101,7 +100,6 @@ class DataManager:
         self._thread: threading.Thread | None = None
         self._generation = 0
         self.derived = DerivedValues()  # values derived from tags' samples, for the services
-        self.profiler_rows = ParsedRows()  # parsed profiler CSV rows, for the services
 
     @property
     def generation(self) -> int:

@@ -22,8 +22,7 @@ from mindinsight.cache.added_info import AddedInfoFile
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.format import naming
 from mindinsight.ingest.discovery import SummaryDirInfo, job_files, real_root
-from mindinsight.ingest.lineage import parse_lineage_files
-from mindinsight.ingest.lineage_dicts import LineageDicts, lineage_dicts
+from mindinsight.ingest.lineage import LineageDicts, lineage_dicts, parse_lineage_files
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Find train jobs under the summary base dir (file-formats.md section 3).
+"""Find train jobs under the summary base dir.
 
 The base dir itself and its direct sub-directories are candidates; a candidate holding
 summary, lineage or ``.pb`` graph files is a train job with ``train_id`` = ``./`` or
@@ -21,6 +21,7 @@ from mindinsight.format import naming
 from mindinsight.format.files import real_root, resolve_inside
 from mindinsight.ingest.profiler_dirs import find_profiler_dir
 from mindinsight.ingest.quiet_dirs import QuietDirs
+from mindinsight.ingest.train_ids import is_valid_train_id, train_id_for
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,6 @@ class JobFile:
     mtime_ns: int
     ctime: float
     inode: int
-
-
-def train_id_for(name: str | None) -> str:
-    return "./" if not name else "./" + name
 
 
 def _is_job_file(name: str) -> bool:
@@ -227,9 +224,4 @@ def _stat(entry) -> os.stat_result | None:
         return None
 
 
-def is_valid_train_id(train_id: str) -> bool:
-    """``./`` or ``./<name>`` with a plain name (no separators, no dot segments, no NUL)."""
-    if not train_id.startswith("./") or "\x00" in train_id:
-        return False
-    name = train_id[2:]
-    return name == "" or ("/" not in name and "\\" not in name and name not in (".", ".."))
+__all__ = ["SummaryDirInfo", "JobFile", "is_valid_train_id", "train_id_for", "job_files", "scan_summary_dirs"]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from mindinsight.errors import ParamValueError, ProfilerDirNotFoundError, TrainJobNotExistError
 from mindinsight.format.files import real_root, resolve_inside
+from mindinsight.ingest.train_ids import NOT_ONE_LEVEL, TrainIdProblem, train_id_problem
 
 PROFILER_DIR_PATTERN = re.compile(r"^profiler|_ascend_ms$")
 FRAMEWORK_DIR = "FRAMEWORK"
@@ -134,10 +135,8 @@ class ProfilerOutput:
 def job_path(base_dir: str, train_id: str) -> str:
     """The real directory of ``train_id`` (``./<name>`` or ``./``), never outside the summary
     base dir (50540002 otherwise); it may not exist."""
-    parts = train_id.split("/")
-    if train_id != "./" and (len(parts) != 2 or parts[0] != "." or parts[1] in ("", ".", "..")):
-        raise ParamValueError("Invalid profiler dir")
-    if "\x00" in train_id:
+    # A backslash name passes here as it always has: no job dir has one, so it is not found.
+    if train_id_problem(train_id) in (*NOT_ONE_LEVEL, TrainIdProblem.DOT_OR_NUL):
         raise ParamValueError("Invalid profiler dir")
     root = real_root(base_dir)
     job = resolve_inside(os.path.join(root, train_id), root)
@@ -161,6 +160,19 @@ def locate(base_dir: str, train_id: str, profile: str) -> ProfilerOutput:
     if not os.path.isdir(target):
         raise ProfilerDirNotFoundError(target)
     return ProfilerOutput(Path(target), real_root(base_dir))
+
+
+def newest_output(base_dir: str, train_id: str) -> ProfilerOutput:
+    """The newest recognised profiler directory of ``train_id`` (50540002 for a bad train id,
+    50545005 when the job dir does not exist, 50546083 when it holds no profiler output)."""
+    job = Path(job_path(base_dir, train_id))
+    if not job.is_dir():
+        raise TrainJobNotExistError(train_id)
+    root = real_root(base_dir)
+    found = find_profiler_dir(job, root)
+    if found is None:
+        raise ProfilerDirNotFoundError(str(job))
+    return ProfilerOutput(job / found[0], root)
 
 
 def devices_info_file(output: ProfilerOutput) -> Path | None:
@@ -204,9 +216,9 @@ def newest_msadvisor_file(output: ProfilerOutput, device: str) -> Path | None:
     return max(candidates, key=_mtime) if candidates else None
 
 
-def has_cluster_files(profiler_dir: Path, root: str) -> bool:
+def has_cluster_files(output: ProfilerOutput) -> bool:
     """Whether the profiler directory holds a multi-device Ascend cluster analysis."""
-    for folder in folders(profiler_dir, root):
+    for folder in output.folders:
         try:
             names = [entry.name for entry in folder.iterdir()]
         except OSError:

@@ -1,4 +1,4 @@
-"""The computational graph of a job: levels, leaves, node paths and name search (rest-api.md 7).
+"""The computational graph of a job: levels, leaves, node paths and name search (docs/BEHAVIOUR.md §5).
 
 Each graph tag's node tree is built once from its ``GraphProto`` and kept while the tag's
 samples are unchanged; every query reads that tree, none lays out the whole graph.
@@ -6,7 +6,7 @@ samples are unchanged; every query reads that tree, none lays out the whole grap
 
 import logging
 
-from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import GraphNotExistError, NodeNotInGraphError, ParamValueError, TrainJobNotExistError
 from mindinsight.services.graph import queries
@@ -29,12 +29,12 @@ def _tree_builder(plugin: PluginName):
     return build
 
 
-def graph_of(manager: DataManager, train_id: str, tag: str | None, mode: str) -> GraphModel:
+def graph_of(provider: DataProvider, train_id: str, tag: str | None, mode: str) -> GraphModel:
     """The node tree of a graph tag (default: the job's first graph tag of the mode's plugin)."""
     plugin = MODES.get(mode)
     if plugin is None:
         raise ParamValueError("Invalid mode")
-    data = manager.job_data(train_id)
+    data = provider.job_data(train_id)
     if data is None:  # the original's graph answer names no cause here
         raise TrainJobNotExistError()
     if tag is None:
@@ -42,7 +42,7 @@ def graph_of(manager: DataManager, train_id: str, tag: str | None, mode: str) ->
         if not tags:
             raise GraphNotExistError()
         tag = tags[0]
-    graph = manager.derived.get(data, plugin, tag, "tree", _tree_builder(plugin))
+    graph = provider.derived.get(data, plugin, tag, "tree", _tree_builder(plugin))
     if graph is None:
         raise GraphNotExistError()
     return graph
@@ -54,29 +54,29 @@ def _check_node(graph: GraphModel, name: str | None) -> str:
     return name or ""
 
 
-def nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
+def nodes(provider: DataProvider, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
     """The direct children of scope ``name`` (absent: the top level)."""
-    graph = graph_of(manager, train_id, tag, mode)
+    graph = graph_of(provider, train_id, tag, mode)
     scope = _check_node(graph, name)
     return graph.kept_answer("nodes", scope, lambda: {"nodes": graph.level(scope)})
 
 
-def all_nodes(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
+def all_nodes(provider: DataProvider, train_id: str, tag: str | None, mode: str, name: str | None) -> dict:
     """Every leaf node below scope ``name`` (absent: the whole graph)."""
-    graph = graph_of(manager, train_id, tag, mode)
+    graph = graph_of(provider, train_id, tag, mode)
     scope = _check_node(graph, name)
     return graph.kept_answer("all", scope, lambda: {"all_nodes_detail": queries.all_leaves(graph, scope)})
 
 
-def single_node(manager: DataManager, train_id: str, tag: str | None, mode: str, name: str) -> dict:
+def single_node(provider: DataProvider, train_id: str, tag: str | None, mode: str, name: str) -> dict:
     """The levels from the top down to node ``name``."""
-    graph = graph_of(manager, train_id, tag, mode)
+    graph = graph_of(provider, train_id, tag, mode)
     return queries.path_levels(graph, _check_node(graph, name))
 
 
 def node_names(
-    manager: DataManager, train_id: str, tag: str | None, mode: str, search: str | None, offset: int, limit: int
+    provider: DataProvider, train_id: str, tag: str | None, mode: str, search: str | None, offset: int, limit: int
 ) -> dict:
     """Page ``offset`` of the nodes whose last name segment holds ``search``, as a scope tree."""
-    graph = graph_of(manager, train_id, tag, mode)
+    graph = graph_of(provider, train_id, tag, mode)
     return {"nodes": queries.search(graph, search or "", offset, limit)}

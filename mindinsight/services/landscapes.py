@@ -1,4 +1,4 @@
-"""Loss landscapes (behaviour.md 7): interval list and the landscapes of one or several jobs.
+"""Loss landscapes (docs/BEHAVIOUR.md §7): interval list and the landscapes of one or several jobs.
 
 A landscape event whose ``loss_path.intervals`` is empty is the job's *final* landscape, every
 other one an *interval* landscape named by an interval id. The original named intervals with
@@ -9,11 +9,10 @@ equal intervals in different jobs, which is what lets the UI compare jobs on one
 """
 
 import hashlib
-import json
 
 import numpy as np
 
-from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.provider import DataProvider, TrainIdProblem, train_id_problem
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import LandscapeNotExistError, ParamValueError, TrainJobNotExistError
 from mindinsight.services.jobs import cached_job_data
@@ -49,12 +48,12 @@ def _convergence_point(landscape) -> list:
     return [float(point.x.float_data[0]), float(point.y.float_data[0]), float(point.z.float_data[0])]
 
 
-def _events(manager: DataManager, data) -> list[dict]:
+def _events(provider: DataProvider, data) -> list[dict]:
     """Every landscape event of a job, decoded once per change of its tag's samples:
     ``{id, intervals, points, path, metadata, convergence_point}`` (id None for a final one)."""
     events = []
     for tag in data.tags(PluginName.LOSS_LANDSCAPE):
-        events.extend(manager.derived.get(data, PluginName.LOSS_LANDSCAPE, tag, "landscapes", _decode_tag) or [])
+        events.extend(provider.derived.get(data, PluginName.LOSS_LANDSCAPE, tag, "landscapes", _decode_tag) or [])
     return events
 
 
@@ -80,70 +79,38 @@ def _decode_tag(samples: dict) -> list[dict]:
     return decoded
 
 
-def _exponent(value) -> str | None:
-    return None if value is None else format(value, "6e")
-
-
-def lineage_metadata(data) -> dict:
-    """Network, learning rate, optimizer, metric and loss of a job's lineage (null / {} if absent)."""
-    lineage = getattr(data, "lineage", None)
-    train = getattr(lineage, "train_lineage", None)
-    evaluation = getattr(lineage, "evaluation_lineage", None)
-    network = optimizer = learning_rate = loss = None
-    if train is not None:
-        hyper, algorithm = train.hyper_parameters, train.algorithm
-        network = algorithm.network if algorithm.HasField("network") else None
-        loss = algorithm.loss if algorithm.HasField("loss") else None
-        optimizer = hyper.optimizer if hyper.HasField("optimizer") else None
-        learning_rate = hyper.learning_rate if hyper.HasField("learning_rate") else None
-    metric = {}
-    if evaluation is not None and evaluation.metric:
-        try:
-            parsed = json.loads(evaluation.metric)
-        except ValueError:
-            parsed = None
-        metric = parsed if isinstance(parsed, dict) else {}
-    return {
-        "network": network,
-        "learning_rate": _exponent(learning_rate),
-        "optimizer": optimizer,
-        "metric": metric,
-        "loss": _exponent(loss),
-    }
-
-
-def intervals(manager: DataManager, train_id: str) -> dict:
+def intervals(provider: DataProvider, train_id: str) -> dict:
     """``{"intervals": [{id, value: [first, last]}]}``: one entry per interval landscape of the
     job (duplicates kept, as the original), sorted by the first interval value."""
-    data = cached_job_data(manager, train_id)
+    data = cached_job_data(provider, train_id)
     entries = [
         {"id": event["id"], "value": [event["intervals"][0], event["intervals"][-1]]}
-        for event in _events(manager, data)
+        for event in _events(provider, data)
         if event["id"] is not None
     ]
     entries.sort(key=lambda entry: entry["value"][0])
     return {"intervals": entries}
 
 
-def _job_landscape(manager: DataManager, train_id: str, kind: str, wanted_id: str | None) -> dict:
-    if not train_id.startswith("./"):
+def _job_landscape(provider: DataProvider, train_id: str, kind: str, wanted_id: str | None) -> dict:
+    if train_id_problem(train_id) is TrainIdProblem.NOT_RELATIVE:
         return {"error_code": ParamValueError().code, "train_id": train_id}
-    data = manager.job_data(train_id)
+    data = provider.job_data(train_id)
     if data is None:
         return {"error_code": TrainJobNotExistError().code, "train_id": train_id}
-    for event in _events(manager, data):
+    for event in _events(provider, data):
         interval_match = kind == INTERVAL and event["id"] is not None and event["id"] == wanted_id
         if interval_match or (kind == FINAL and event["id"] is None):
             answer = {"train_id": train_id, "points": event["points"]}
             if interval_match:
                 answer["path"] = event["path"]
-            answer["metadata"] = {**event["metadata"], **lineage_metadata(data)}
+            answer["metadata"] = {**event["metadata"], **provider.read_landscape_lineage(train_id)}
             answer["convergence_point"] = event["convergence_point"]
             return answer
     return {"error_code": LandscapeNotExistError().code, "train_id": train_id}
 
 
-def landscapes(manager: DataManager, train_ids: list[str], kind: str, wanted_id: str | None) -> dict:
+def landscapes(provider: DataProvider, train_ids: list[str], kind: str, wanted_id: str | None) -> dict:
     """The first matching landscape of each job, in request order; a job without one gets
     ``{error_code, train_id}`` in its place (bad id 50540002, not cached 50545005, none 50545017)."""
-    return {"landscapes": [_job_landscape(manager, train_id, kind, wanted_id) for train_id in train_ids]}
+    return {"landscapes": [_job_landscape(provider, train_id, kind, wanted_id) for train_id in train_ids]}

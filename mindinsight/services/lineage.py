@@ -11,11 +11,9 @@ row when neither is). ``customized`` describes the metric/user-defined columns o
 import functools
 import operator
 
-from mindinsight.cache.lineage_store import LineageRecord, LineageSnapshot, LineageStore
+from mindinsight.cache.provider import NOT_ONE_LEVEL, DataProvider, LineageRecord, LineageSnapshot, train_id_problem
 from mindinsight.conf.limits import LINEAGE_DEFAULT_PAGE_LIMIT, LINEAGE_MAX_REMARK_LENGTH, LINEAGE_MAX_TAG
 from mindinsight.errors import LineageParamValueError, ParamValueError, TrainJobNotExistError
-from mindinsight.ingest.discovery import is_valid_train_id
-from mindinsight.ingest.lineage_dicts import MODEL_FIELDS
 from mindinsight.services.lineage_conditions import METRIC_PREFIX, PAGE_KEYS, USER_DEFINED_PREFIX, validate_condition
 
 ADDED_INFO_KEYS = ("tag", "remark")
@@ -126,7 +124,7 @@ def _lineage_types(condition: dict) -> tuple:
 
 def _model_lineage(row: _Row) -> dict:
     model = row.record.dicts.model
-    answer = {key: model[key] for key in MODEL_FIELDS}
+    answer = {key: value for key, value in model.items() if key not in ("metric", "user_defined")}
     answer["dataset_mark"] = row.mark
     answer["metric"] = model["metric"]
     answer["user_defined"] = model["user_defined"]
@@ -143,13 +141,13 @@ def _answer_object(row: _Row, lineage_types: tuple) -> dict:
     return answer
 
 
-def search_lineages(store: LineageStore, condition) -> dict:
+def search_lineages(provider: DataProvider, condition) -> dict:
     """``{"customized", "object", "count", "added_info_notice"}`` for a search condition (50542218 when invalid)."""
     condition = validate_condition(condition)
-    rows = filtered_rows(store.snapshot(), condition)
+    rows = filtered_rows(provider.read_lineages(), condition)
     page = _page(rows, condition)
     types = _lineage_types(condition)
-    notice = store.added_info.notice
+    notice = provider.added_info_notice
     return {
         "customized": _customized(page),
         "object": [_answer_object(row, types) for row in page],
@@ -179,27 +177,29 @@ def validate_added_info(body) -> dict:
     return body
 
 
-def _check_train_id(train_id: str) -> None:
-    if not train_id.startswith("./") or len(train_id.split("/")) > 2:
+def _check_train_id(train_id: str) -> bool:
+    """Whether ``train_id`` follows the train-id rule; a relative path of more than one level
+    (or none) is refused as the original does."""
+    problem = train_id_problem(train_id)
+    if problem in NOT_ONE_LEVEL:
         raise ParamValueError("Summary dir should be relative path starting with './'.")
+    return problem is None
 
 
-def update_added_info(store: LineageStore, train_id: str, body) -> dict:
+def update_added_info(provider: DataProvider, train_id: str, body) -> dict:
     """Store a job's tag and/or remark (kept across restarts)."""
     added = validate_added_info(body)
-    _check_train_id(train_id)
-    if not is_valid_train_id(train_id) or store.manager.brief(train_id) is None:
+    if not _check_train_id(train_id) or provider.job_brief(train_id) is None:
         raise TrainJobNotExistError()
-    if store.record(train_id) is None:
+    if provider.read_lineage(train_id) is None:
         raise ParamValueError(f"Cannot update the lineage for tran job {train_id}, because it does not exist.")
-    store.added_info.update(train_id, added)  # refused (5xx) when the store cannot be read or written
+    provider.update_added_info(train_id, added)  # refused (5xx) when the store cannot be read or written
     return {"status": "success"}
 
 
-def dataset_graph(store: LineageStore, train_id: str) -> dict:
+def dataset_graph(provider: DataProvider, train_id: str) -> dict:
     """``{"dataset_graph", "summary_dir"}`` of a job, ``{}`` when it has none (or is unknown)."""
-    _check_train_id(train_id)
-    record = store.record(train_id) if is_valid_train_id(train_id) else None
+    record = provider.read_lineage(train_id) if _check_train_id(train_id) else None
     if record is None or not record.dicts.dataset_graph:
         return {}
     return {"dataset_graph": record.dicts.dataset_graph, "summary_dir": train_id}

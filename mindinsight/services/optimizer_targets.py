@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from mindinsight.cache.lineage_store import LineageStore
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf.limits import OPTIMIZER_MAX_USER_DEFINED_COLUMNS
 from mindinsight.services.lineage import search_lineages
 
@@ -106,9 +106,9 @@ def _histogram(values: np.ndarray) -> list[list[float]]:
     return [[float(edges[i]), float(edges[i + 1] - edges[i]), float(count)] for i, count in enumerate(counts)]
 
 
-def search_targets(store: LineageStore, condition) -> dict:
+def search_targets(provider: DataProvider, condition) -> dict:
     """``{"metadata": {train_ids, possible_hyper_parameters, unrecognized_params}, "targets": [...]}``."""
-    objects = search_lineages(store, condition)["object"]
+    objects = search_lineages(provider, condition)["object"]
     train_ids, columns = _table(objects)
     arrays, values, dropped = _numeric_columns(columns)
     targets = [name for name in arrays if name.startswith(METRIC_COLUMN)] + ([LOSS] if LOSS in arrays else [])

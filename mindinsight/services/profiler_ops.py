@@ -3,10 +3,11 @@
 A search condition names a view (``op_type``), a device, filters, a sort and a page; the answer is
 ``{col_name, object: [rows], size: rows after filtering}``. Views are read from the parsed CSV
 files the profiler wrote; a view whose file is absent answers no rows, as the original does.
-Files are read by ``ingest/profiler_csv.py`` and their rows kept by ``cache/profiler_rows.py``.
+The rows come from the data provider (read by ``ingest/profiler_csv.py``, kept by
+``cache/profiler_rows.py``).
 """
 
-from mindinsight.cache.profiler_rows import ParsedRows
+from mindinsight.cache.provider import DataProvider
 from mindinsight.errors import (
     ParamTypeError,
     ParamValueError,
@@ -18,8 +19,6 @@ from mindinsight.errors import (
     ProfilerParamTypeError,
     ProfilerSortConditionError,
 )
-from mindinsight.ingest.profiler_csv import READERS
-from mindinsight.ingest.profiler_dirs import locate
 
 FILTER_KEYS = ("in", "not_in", "partial_match_str_in", "display_op_type", "step")
 GROUP_LIMIT = (1, 100)
@@ -213,17 +212,13 @@ def paged(rows: list[list], group: dict) -> list[list]:
     return rows[limit * offset : limit * (offset + 1)]
 
 
-def search_ops(base_dir: str, train_id: str | None, profile: str | None, condition, parsed: ParsedRows) -> dict:
-    """``{col_name, object, size}`` of one operator view of a job's profiler output; ``parsed``
-    keeps the rows of the files read."""
+def search_ops(provider: DataProvider, train_id: str | None, profile: str | None, condition) -> dict:
+    """``{col_name, object, size}`` of one operator view of a job's profiler output."""
     check_given(train_id, profile)
     view, device = validate_condition(condition)
-    output = locate(base_dir, train_id, profile)
+    output = provider.profiler_output(train_id, profile)
     columns = VIEW_COLUMNS[view]
-    rows = []
-    if view in READERS:
-        pattern, convert = READERS[view]
-        rows = parsed.rows(output.data_dir / pattern.format(device), output.root, convert)
+    rows = provider.read_profiler_table(output, view, device)
     rows = filtered(rows, columns, condition.get("filter_condition") or {})
     size = len(rows)
     if condition.get("sort_condition"):

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.memo import Derived
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import ParamTypeError, ScalarNotExistError
 from mindinsight.services.jobs import cached_job_data
@@ -30,28 +30,28 @@ def scalar_points(samples: dict) -> list[dict]:
     return points
 
 
-def scalar_metadata(manager: DataManager, train_id: str, tag: str) -> Derived:
+def scalar_metadata(provider: DataProvider, train_id: str, tag: str) -> Derived:
     """All kept points of one scalar tag (the same object until the tag changes)."""
-    data = cached_job_data(manager, train_id)
-    answer = manager.derived.get(
+    data = cached_job_data(provider, train_id)
+    answer = provider.derived.get(
         data, PluginName.SCALAR, tag, "metadata", lambda samples: Derived(metadatas=scalar_points(samples))
     )
     if answer is None:
-        if any(data.samples(plugin, tag) is not None for plugin in PluginName):
+        if any(provider.read_samples(data, plugin, tag) is not None for plugin in PluginName):
             raise ParamTypeError("scalar_value", "number")
         raise ScalarNotExistError("Invalid parameter value. Can not find any data in this train job by given tag.")
     return answer
 
 
-def scalars_comparison(manager: DataManager, train_ids: list[str], tags: list[str]) -> dict:
+def scalars_comparison(provider: DataProvider, train_ids: list[str], tags: list[str]) -> dict:
     """Series for every (job, tag) pair that exists; missing jobs or tags are skipped."""
     result = []
     for train_id in train_ids:
-        data = manager.job_data(train_id) if manager.brief(train_id) else None
+        data = provider.job_data(train_id) if provider.job_brief(train_id) else None
         if data is None:
             continue
         for tag in tags:
-            samples = data.samples(PluginName.SCALAR, tag)
+            samples = provider.read_samples(data, PluginName.SCALAR, tag)
             if samples is not None:
                 result.append({"train_id": train_id, "tag": tag, "values": scalar_points(samples)})
     return {"scalars": result}

@@ -2,7 +2,7 @@
 
 from flask import jsonify
 
-from mindinsight.backend.context import data_manager
+from mindinsight.backend.context import data_manager, data_provider
 from mindinsight.backend.json_answers import json_response
 from mindinsight.cache.memo import Derived, DerivedValues
 from mindinsight.conf.plugins import PluginName
@@ -22,23 +22,23 @@ def test_body_equals_jsonify_and_follows_new_samples(tmp_path):
         )
     writer.flush()
     app = make_app(tmp_path)
-    manager = data_manager(app)
+    manager, provider = data_manager(app), data_provider(app)
     client = app.test_client()
     for tag in ("loss/scalar", "odd/scalar", "ünï/scalar"):
         response = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": tag})
         with app.app_context():
-            expected = jsonify(dict(scalars.scalar_metadata(manager, "./run", tag))).get_data()
+            expected = jsonify(dict(scalars.scalar_metadata(provider, "./run", tag))).get_data()
         assert response.status_code == 200 and response.mimetype == "application/json"
         assert response.get_data() == expected
-    first_answer = scalars.scalar_metadata(manager, "./run", "loss/scalar")
-    assert scalars.scalar_metadata(manager, "./run", "loss/scalar") is first_answer
+    first_answer = scalars.scalar_metadata(provider, "./run", "loss/scalar")
+    assert scalars.scalar_metadata(provider, "./run", "loss/scalar") is first_answer
     first = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": "loss/scalar"})
     assert len(first.get_json()["metadatas"]) == 49
 
     writer.add_values(50, {"loss": 0.125})
     writer.close()
     manager.load_pass()
-    assert scalars.scalar_metadata(manager, "./run", "loss/scalar") is not first_answer
+    assert scalars.scalar_metadata(provider, "./run", "loss/scalar") is not first_answer
     after = client.get(f"{API}/scalar/metadata", query_string={"train_id": "./run", "tag": "loss/scalar"})
     points = after.get_json()["metadatas"]
     assert len(points) == 50 and points[-1]["step"] == 50 and points[-1]["value"] == 0.125

@@ -1,6 +1,6 @@
 """A computational graph as a tree of nodes by name scope, built once from a ``GraphProto``.
 
-Build steps (the original's, behaviour.md 5):
+Build steps (the original's, docs/BEHAVIOUR.md §5):
 1. op nodes are named ``<scope>/<op_type>-op<id>`` (``full_name`` wins when set); parameters and
    consts keep their own names; inputs are resolved from ids to names with the source's output
    shapes and data type, and mirrored as outputs of op sources;

@@ -1,5 +1,5 @@
 """Questions asked of a built graph: one level, every leaf below a scope, the path to a node,
-and the node-name search (behaviour.md 5)."""
+and the node-name search (docs/BEHAVIOUR.md §5)."""
 
 from mindinsight.services.graph.model import GraphModel
 
