@@ -1,14 +1,16 @@
-"""Histograms of one tag, re-binned onto one grid shared by every kept step (behaviour.md 4.2)."""
+"""Histograms of one tag, re-binned onto one grid shared by every kept step (docs/BEHAVIOUR.md §4.2)."""
 
 import math
 
 import numpy as np
 
-from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import HistogramNotExistError
-from mindinsight.services.jobs import cached_job_data
+from mindinsight.services import per_tag
+
+KIND = per_tag.PerTagKind(PluginName.HISTOGRAM, HistogramNotExistError, no_tag_detail=per_tag.NO_DATA_FOR_TAG)
 
 
 def display_bins(max_count: int) -> int:
@@ -59,23 +61,15 @@ def display_histograms(samples: dict) -> list[dict]:
         low, high = low - 0.5, high + 0.5
     width = (high - low) / bins
     lefts = (low + width * np.arange(bins)).tolist()
-    answer = []
-    for wall_time, step, histogram in zip(samples["wall_time"].tolist(), samples["step"].tolist(), histograms):
+    buckets = []
+    for histogram in histograms:
         counts = rebin(histogram.buckets, low, width, bins) if histogram.count > 0 else [0] * bins
-        answer.append(
-            {
-                "wall_time": wall_time,
-                "step": step,
-                "buckets": [[left, width, count] for left, count in zip(lefts, counts)],
-            }
-        )
-    return answer
+        buckets.append([[left, width, count] for left, count in zip(lefts, counts)])
+    return per_tag.step_rows(samples, {"buckets": buckets})
 
 
-def histograms(manager: DataManager, train_id: str, tag: str) -> dict:
+def histograms(provider: DataProvider, train_id: str, tag: str) -> dict:
     """Every kept step of one histogram tag, or the documented error."""
-    data = cached_job_data(manager, train_id)
-    grid = manager.derived.get(data, PluginName.HISTOGRAM, tag, "display", display_histograms)
-    if grid is None:
-        raise HistogramNotExistError("Can not find any data in this train job by given tag.")
+    data = per_tag.job(provider, train_id)
+    grid = per_tag.tag_answer(provider, data, KIND, tag, "display", display_histograms)
     return {"train_id": train_id, "tag": tag, "histograms": grid}

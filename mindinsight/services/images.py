@@ -1,6 +1,6 @@
 """Images of one tag: the kept steps' sizes, and one step's encoded bytes as stored.
 
-Nothing is decoded or re-encoded (behaviour.md 4.4): the bytes a writer stored are served
+Nothing is decoded or re-encoded (docs/BEHAVIOUR.md §4.4): the bytes a writer stored are served
 with a MIME type sniffed from their first bytes. A step that was listed a moment ago and thinned
 out since is still served from the tag's recently evicted samples (``Reservoir.recent``): a page
 lists the steps, a reload runs, then the page fetches what it listed.
@@ -9,16 +9,14 @@ lists the steps, a reload runs, then the page fetches what it listed.
 import hashlib
 from dataclasses import dataclass
 
-import numpy as np
-
-from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.memo import Derived
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import ImageNotExistError
-from mindinsight.services.jobs import cached_job_data
+from mindinsight.services import per_tag
 
+KIND = per_tag.PerTagKind(PluginName.IMAGE, ImageNotExistError)
 LATEST_STEP = -1  # ``step=-1`` asks for the latest kept image
-_INT64 = np.iinfo(np.int64)
 
 # Leading bytes -> MIME type, as the original sniffed them; anything else is octet-stream.
 _SIGNATURES = (
@@ -50,44 +48,26 @@ class StoredImage:
     etag: str
 
 
-def _no_tag_error() -> ImageNotExistError:
-    return ImageNotExistError("Invalid parameter value. Can not find any data in this train job by given tag.")
-
-
-def image_metadata(manager: DataManager, train_id: str, tag: str) -> Derived:
+def image_metadata(provider: DataProvider, train_id: str, tag: str) -> Derived:
     """``{metadatas: [{wall_time, step, width, height}]}`` of the kept steps of one image tag."""
-    data = cached_job_data(manager, train_id)
+    data = per_tag.job(provider, train_id)
     with data.lock:  # no batch between the two: every step this answer lists stays fetchable a while
         data.mark_listed(PluginName.IMAGE, tag)
-        answer = manager.derived.get(data, PluginName.IMAGE, tag, "metadata", _metadata)
-    if answer is None:
-        raise _no_tag_error()
-    return answer
+        return per_tag.tag_answer(provider, data, KIND, tag, "metadata", _metadata)
 
 
 def _metadata(samples: dict) -> Derived:
-    return Derived(
-        metadatas=[
-            {"wall_time": wall_time, "step": step, "width": width, "height": height}
-            for wall_time, step, width, height in zip(
-                samples["wall_time"].tolist(),
-                samples["step"].tolist(),
-                samples["width"].tolist(),
-                samples["height"].tolist(),
-            )
-        ]
-    )
+    sizes = {"width": samples["width"].tolist(), "height": samples["height"].tolist()}
+    return Derived(metadatas=per_tag.step_rows(samples, sizes))
 
 
-def single_image(manager: DataManager, train_id: str, tag: str, step: int) -> StoredImage:
+def single_image(provider: DataProvider, train_id: str, tag: str, step: int) -> StoredImage:
     """The image of ``step`` (``-1``: the latest kept one) of one tag, or ``ImageNotExistError``."""
-    data = cached_job_data(manager, train_id)
-    image = manager.derived.get(data, PluginName.IMAGE, tag, f"image:{step}", lambda s: _stored_image(s, step))
-    if image is None:
-        raise _no_tag_error()
+    data = per_tag.job(provider, train_id)
+    image = per_tag.tag_answer(provider, data, KIND, tag, f"image:{step}", lambda s: _stored_image(s, step))
     if image is _NO_SUCH_STEP:
         # Not memoized: a recent sample expires with time, not with a change of the samples.
-        listable = step != LATEST_STEP and _INT64.min <= step <= _INT64.max
+        listable = step != LATEST_STEP and per_tag.fits_int64(step)
         recent = data.recent_sample(PluginName.IMAGE, tag, step) if listable else None
         if recent is None:
             raise ImageNotExistError("Can not find the step with given train job id and tag.")
@@ -102,11 +82,8 @@ def _stored_image(samples: dict, step: int):
     steps = samples["step"]
     if step == LATEST_STEP:
         index = steps.size - 1 if steps.size else None
-    elif _INT64.min <= step <= _INT64.max:
-        found = np.flatnonzero(steps == step)
-        index = int(found[0]) if found.size else None
     else:
-        index = None
+        index = per_tag.step_index(samples, step)
     if index is None:
         return _NO_SUCH_STEP
     return _as_stored(steps[index], samples["wall_time"][index], samples["image"][index])

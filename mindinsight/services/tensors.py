@@ -1,6 +1,6 @@
 """Tensors of one or more jobs and tags: shapes, statistics, histograms, or one step's slice.
 
-Follows the original (behaviour.md 4.3): ``detail`` absent lists each kept step's dims and
+Follows the original (docs/BEHAVIOUR.md §4.3): ``detail`` absent lists each kept step's dims and
 type; ``stats`` adds the statistics of the whole tensor; ``histogram`` adds buckets re-binned
 onto one grid shared by the tag's kept steps (the histogram re-binning of 4.2);
 ``data`` answers one step's NumPy selection given by ``dims`` (at most two ``:`` items), with
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.provider import DataProvider
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import (
@@ -30,11 +30,17 @@ from mindinsight.errors import (
 )
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.ingest.kinds.histogram import HistogramSample
+from mindinsight.services import per_tag
 from mindinsight.services.histograms import display_bins, display_histograms
-from mindinsight.services.jobs import cached_job_data
 
 DETAILS = ("stats", "histogram", "data")
 _TENSOR = PluginName.TENSOR
+KIND = per_tag.PerTagKind(
+    _TENSOR,
+    TensorNotExistError,
+    # a tag of another kind: the original says so
+    other_kind_error=lambda tag: TensorNotExistError(f"there is no tensor data in this tag: {tag}"),
+)
 
 
 # -- statistics ----------------------------------------------------------------------------
@@ -213,65 +219,50 @@ def data_type_name(data_type: int) -> str:
         return anf_ir.DataType.Name(anf_ir.DT_UNDEFINED)
 
 
-def _index_of(samples: dict, step: int) -> int | None:
-    steps = samples["step"]
-    if not np.iinfo(np.int64).min <= step <= np.iinfo(np.int64).max:
-        return None
-    found = np.flatnonzero(steps == step)
-    return int(found[0]) if found.size else None
-
-
 def _sample_at(samples: dict, step: int):
-    index = _index_of(samples, step)
+    index = per_tag.step_index(samples, step)
     if index is None:  # replaced by a reload meanwhile
         raise StepTensorDataNotInCacheError(f"this step: {step} data may has been dropped.")
     return samples["tensor"][index]
 
 
-def _overall(manager: DataManager, data, tag: str, step: int):
+def _overall(provider: DataProvider, data, tag: str, step: int):
     """Statistics of the whole tensor of ``step`` (None when too large), kept in the memo."""
 
     def build(samples):
         sample = _sample_at(samples, step)
-        return None if sample.too_large else statistics(_array(manager, data, tag, step))
+        return None if sample.too_large else statistics(_array(provider, data, tag, step))
 
-    return manager.derived.get(data, _TENSOR, tag, f"stats:{step}", build)
+    return provider.derived.get(data, _TENSOR, tag, f"stats:{step}", build)
 
 
-def _array(manager: DataManager, data, tag: str, step: int) -> np.ndarray:
+def _array(provider: DataProvider, data, tag: str, step: int) -> np.ndarray:
     """The tensor of ``step``, read once while the tag's samples are unchanged."""
-    return manager.derived.get(data, _TENSOR, tag, f"array:{step}", lambda samples: _sample_at(samples, step).array())
+    return provider.derived.get(data, _TENSOR, tag, f"array:{step}", lambda samples: _sample_at(samples, step).array())
 
 
 def _base_value(sample) -> dict:
     return {"dims": list(sample.dims), "data_type": data_type_name(sample.data_type)}
 
 
-def _entries(samples: dict, values: list) -> list[dict]:
-    return [
-        {"wall_time": wall_time, "step": step, "value": value}
-        for wall_time, step, value in zip(samples["wall_time"].tolist(), samples["step"].tolist(), values)
-    ]
-
-
-def _summary(manager, data, tag, samples, with_stats: bool) -> list[dict]:
+def _summary(provider, data, tag, samples, with_stats: bool) -> list[dict]:
     values = []
     for step, sample in zip(samples["step"].tolist(), samples["tensor"]):
         value = _base_value(sample)
         if with_stats:
-            overall = None if sample.too_large else _overall(manager, data, tag, step)
+            overall = None if sample.too_large else _overall(provider, data, tag, step)
             value["statistics"] = None if overall is None else statistics_dict(overall, overall)
         values.append(value)
-    return _entries(samples, values)
+    return per_tag.step_rows(samples, {"value": values})
 
 
-def _histograms(manager, data, tag, samples) -> list[dict]:
+def _histograms(provider, data, tag, samples) -> list[dict]:
     for step, sample in zip(samples["step"].tolist(), samples["tensor"]):
         if sample.too_large:
             raise TensorTooLargeError(f"Step: {step}")
     steps = samples["step"].tolist()
-    overall = [_overall(manager, data, tag, step) for step in steps]
-    histograms = [tensor_histogram(_array(manager, data, tag, step), stats) for step, stats in zip(steps, overall)]
+    overall = [_overall(provider, data, tag, step) for step in steps]
+    histograms = [tensor_histogram(_array(provider, data, tag, step), stats) for step, stats in zip(steps, overall)]
     grid = display_histograms({"wall_time": samples["wall_time"], "step": samples["step"], "histogram": histograms})
     values = []
     for sample, stats, shown in zip(samples["tensor"], overall, grid):
@@ -282,17 +273,17 @@ def _histograms(manager, data, tag, samples) -> list[dict]:
                 "statistics": statistics_dict(stats, stats),
             }
         )
-    return _entries(samples, values)
+    return per_tag.step_rows(samples, {"value": values})
 
 
-def _step_data(manager, data, tag, samples, step: int, dims: tuple) -> list[dict]:
-    index = _index_of(samples, step)
+def _step_data(provider, data, tag, samples, step: int, dims: tuple) -> list[dict]:
+    index = per_tag.step_index(samples, step)
     if index is None:
         raise StepTensorDataNotInCacheError(f"this step: {step} data may has been dropped.")
     sample = samples["tensor"][index]
     if sample.too_large:
         raise TensorTooLargeError(f"Step: {step}")
-    selection = select(_array(manager, data, tag, step), dims)
+    selection = select(_array(provider, data, tag, step), dims)
     if selection.size > limits.MAX_TENSOR_RESPONSE_VALUES:
         raise ResponseTooLargeError(
             f"the size of response data: {selection.size} exceed max value: {limits.MAX_TENSOR_RESPONSE_VALUES}."
@@ -301,7 +292,7 @@ def _step_data(manager, data, tag, samples, step: int, dims: tuple) -> list[dict
     value = {
         **_base_value(sample),
         "data": json_values(selection, stats),
-        "statistics": statistics_dict(stats, _overall(manager, data, tag, step)),
+        "statistics": statistics_dict(stats, _overall(provider, data, tag, step)),
     }
     return [{"wall_time": float(samples["wall_time"][index]), "step": int(samples["step"][index]), "value": value}]
 
@@ -313,31 +304,27 @@ def _to_step(step: str) -> int:
         raise ParamTypeError("step", "Integer") from None
 
 
-def _tag_values(manager, data, tag, step, dims, detail) -> list[dict]:
-    samples = data.samples(_TENSOR, tag)
-    if samples is None:
-        if any(data.samples(plugin, tag) is not None for plugin in PluginName):
-            raise TensorNotExistError(f"there is no tensor data in this tag: {tag}")
-        raise TensorNotExistError("Invalid parameter value. Can not find any data in this train job by given tag.")
+def _tag_values(provider, data, tag, step, dims, detail) -> list[dict]:
+    samples = per_tag.tag_samples(provider, data, KIND, tag)
     if detail is None or detail == "stats":
         name = "summary:stats" if detail else "summary"
-        return manager.derived.get(data, _TENSOR, tag, name, lambda s: _summary(manager, data, tag, s, bool(detail)))
+        return provider.derived.get(data, _TENSOR, tag, name, lambda s: _summary(provider, data, tag, s, bool(detail)))
     if detail == "data":
         if step is None:
             raise ParamMissError("step")
         if dims is None:
             raise ParamMissError("dims")
         parsed = parse_dims(dims)
-        return _step_data(manager, data, tag, samples, _to_step(step), parsed)
+        return _step_data(provider, data, tag, samples, _to_step(step), parsed)
     if detail == "histogram":
-        return manager.derived.get(
-            data, _TENSOR, tag, "summary:histogram", lambda s: _histograms(manager, data, tag, s)
+        return provider.derived.get(
+            data, _TENSOR, tag, "summary:histogram", lambda s: _histograms(provider, data, tag, s)
         )
     raise ParamValueError(f"Can not support this value: {detail} of detail.")
 
 
 def tensors(
-    manager: DataManager,
+    provider: DataProvider,
     train_ids: list[str],
     tags: list[str],
     step: str | None = None,
@@ -347,8 +334,8 @@ def tensors(
     """``{tensors: [{train_id, tag, values}]}`` for every (job, tag) pair, in query order."""
     answer = []
     for train_id in train_ids:
-        data = cached_job_data(manager, train_id)
+        data = per_tag.job(provider, train_id)
         for tag in tags:
-            values = _tag_values(manager, data, tag, step, dims, detail)
+            values = _tag_values(provider, data, tag, step, dims, detail)
             answer.append({"train_id": train_id, "tag": tag, "values": values})
     return {"tensors": answer}

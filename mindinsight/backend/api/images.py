@@ -1,49 +1,32 @@
 """``/datavisual/image/metadata`` and ``/datavisual/image/single-image`` (the stored bytes)."""
 
 from flask import Response, request
-from marshmallow import Schema
 
-from mindinsight.backend.api.routing import Topic
-from mindinsight.backend.api.scalars import TagArgs
-from mindinsight.backend.params import IntParam, Text
-from mindinsight.backend.view_marks import REUSABLE
+from mindinsight.backend.api.per_tag import PerTagTopic, TagArgs, step_rows
+from mindinsight.backend.api.shapes import INTEGER, obj
+from mindinsight.backend.params import IntParam
 from mindinsight.conf import limits
-from mindinsight.errors import ImageNotExistError, TrainJobNotExistError
 from mindinsight.services import images
 
-TOPIC = Topic("images")
-EXAMPLE_TAG = "input_image/image"
+TOPIC = PerTagTopic("images", images.KIND, example_tag="input_image/image")
 
 
-class SingleImageArgs(Schema):
-    train_id = Text(required=True)
-    tag = Text(required=True)
+class SingleImageArgs(TagArgs):
     step = IntParam(required=True)
 
 
-@TOPIC.get(
-    "/datavisual/image/metadata",
-    serving=REUSABLE,
-    args=TagArgs(),
-    errors=(TrainJobNotExistError, ImageNotExistError),
-    example={"train_id": "./b_summary_ops", "tag": EXAMPLE_TAG},
+@TOPIC.tag_get(
+    "/datavisual/image/metadata", answer=obj({"metadatas": step_rows({"width": INTEGER, "height": INTEGER})})
 )
-def image_metadata(manager, train_id, tag):
+def image_metadata(provider, train_id, tag):
     """Every kept step ``{wall_time, step, width, height}`` of one image tag."""
-    return images.image_metadata(manager, train_id, tag)
+    return images.image_metadata(provider, train_id, tag)
 
 
-@TOPIC.get(
-    "/datavisual/image/single-image",
-    serving=REUSABLE,
-    args=SingleImageArgs(),
-    errors=(TrainJobNotExistError, ImageNotExistError),
-    example={"train_id": "./b_summary_ops", "tag": EXAMPLE_TAG, "step": 300},
-    media_type="image/*",
-)
-def single_image(manager, train_id, tag, step):
+@TOPIC.tag_get("/datavisual/image/single-image", args=SingleImageArgs(), example={"step": 300}, media_type="image/*")
+def single_image(provider, train_id, tag, step):
     """The encoded image of one kept step as written (``step=-1``: the latest), MIME type sniffed."""
-    image = images.single_image(manager, train_id, tag, step)
+    image = images.single_image(provider, train_id, tag, step)
     response = Response(image.data, mimetype=image.mimetype)
     response.headers["ETag"] = image.etag
     max_age = 0 if step == images.LATEST_STEP else limits.IMAGE_MAX_AGE_SECONDS

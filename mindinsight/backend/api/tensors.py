@@ -4,7 +4,8 @@ import orjson
 from flask import Response
 from marshmallow import Schema
 
-from mindinsight.backend.api.routing import Topic
+from mindinsight.backend.api.per_tag import EXAMPLE_JOB, PerTagTopic, step_rows
+from mindinsight.backend.api.shapes import ANY, INTEGER, NUMBER, STRING, array, named, nullable, number_row, obj
 from mindinsight.backend.params import Text, TextList
 from mindinsight.backend.view_marks import POOLED
 from mindinsight.errors import (
@@ -12,13 +13,40 @@ from mindinsight.errors import (
     ParamTypeError,
     ResponseTooLargeError,
     StepTensorDataNotInCacheError,
-    TensorNotExistError,
     TensorTooLargeError,
-    TrainJobNotExistError,
 )
 from mindinsight.services import tensors
 
-TOPIC = Topic("tensors")
+TOPIC = PerTagTopic("tensors", tensors.KIND, example_tag="conv1_feature_map/tensor")
+
+# Of the asked selection, then (overall_*) of the whole tensor; a bool tensor counts true/false.
+TENSOR_STATISTICS = obj(
+    {
+        "max": NUMBER,
+        "min": NUMBER,
+        "avg": NUMBER,
+        "count": INTEGER,
+        "nan_count": INTEGER,
+        "neg_inf_count": INTEGER,
+        "pos_inf_count": INTEGER,
+        "overall_count": INTEGER,
+    },
+    {
+        **{f"overall_{name}": NUMBER for name in ("max", "min", "avg")},
+        **{f"overall_{name}_count": INTEGER for name in ("nan", "neg_inf", "pos_inf", "true", "false")},
+        # floats, as the original answers them
+        **{f"overall_{name}_count": NUMBER for name in ("zero", "neg_zero", "pos_zero")},
+    },
+)
+# detail=stats adds statistics (null for a tensor too large to read), detail=histogram buckets and
+# statistics, detail=data the values of the slice (nested lists; NaN/Inf as "NAN", "INF", "-INF").
+TENSOR_VALUE = named(
+    "TensorValue",
+    obj(
+        {"dims": array(INTEGER), "data_type": STRING},
+        {"statistics": nullable(TENSOR_STATISTICS), "histogram_buckets": array(number_row(3)), "data": ANY},
+    ),
+)
 
 
 class TensorArgs(Schema):
@@ -31,31 +59,27 @@ class TensorArgs(Schema):
     detail = Text(load_default=None)
 
 
-@TOPIC.get(
+@TOPIC.tag_get(
     "/datavisual/tensors",
     # Statistics and histograms of a large tensor take a while the first time: not on the loop.
     serving=POOLED,
     args=TensorArgs(),
     errors=(
-        TrainJobNotExistError,
-        TensorNotExistError,
         StepTensorDataNotInCacheError,
         ResponseTooLargeError,
         TensorTooLargeError,
         ParamMissError,  # step or dims absent with detail=data
         ParamTypeError,  # a non-integer step with detail=data
     ),
-    example={
-        "train_id": ["./b_summary_ops"],
-        "tag": ["conv1_feature_map/tensor"],
-        "detail": "data",
-        "step": "300",
-        "dims": "[0,:,:]",
-    },
+    # several jobs and tags may be asked at once: the example asks for one of each
+    example={"train_id": [EXAMPLE_JOB], "tag": [TOPIC.example_tag], "detail": "data", "step": "300", "dims": "[0,:,:]"},
+    answer=obj(
+        {"tensors": array(obj({"train_id": STRING, "tag": STRING, "values": step_rows({"value": TENSOR_VALUE})}))}
+    ),
 )
-def tensor_values(manager, train_id, tag, step, dims, detail):
+def tensor_values(provider, train_id, tag, step, dims, detail):
     """Per kept step ``{wall_time, step, value: {dims, data_type, ...}}`` of each (job, tag)."""
-    answer = tensors.tensors(manager, train_id, tag, step=step, dims=dims, detail=detail)
+    answer = tensors.tensors(provider, train_id, tag, step=step, dims=dims, detail=detail)
     # orjson: a slice of 100,000 floats takes the json module ~0.2 s (float repr), orjson ~3 ms,
     # with the same shortest-repr digits; the trailing newline as the other JSON answers.
     return Response(orjson.dumps(answer) + b"\n", mimetype="application/json")
