@@ -66,6 +66,19 @@ def _checked(parse):
     return check
 
 
+def _add_repeatable(parser: argparse.ArgumentParser, flag: str, parse, help: str) -> None:
+    """A ``--<what>-<noun>`` option given any number of times: the list ``<what>_<noun>s`` of
+    values checked by ``parse``, each shown as ``<NOUN>``."""
+    parser.add_argument(
+        flag,
+        dest=flag[2:].replace("-", "_") + "s",
+        action="append",
+        type=_checked(parse),
+        metavar=flag.rsplit("-", 1)[1].upper(),
+        help=help,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mindinsight",
@@ -99,23 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="access token every request must present (default: none on loopback, a random "
         "one printed in the web address beyond loopback)",
     )
-    start.add_argument(
+    _add_repeatable(
+        start,
         "--allowed-host",
-        dest="allowed_hosts",
-        action="append",
-        type=_checked(allowed_host),
-        metavar="HOST",
-        help="a host name (or address) the server answers to besides loopback's, e.g. the one a "
+        allowed_host,
+        "a host name (or address) the server answers to besides loopback's, e.g. the one a "
         "reverse proxy sends in Host; repeatable (on loopback only these and loopback names are "
         "answered, against DNS rebinding)",
     )
-    start.add_argument(
+    _add_repeatable(
+        start,
         "--trusted-origin",
-        dest="trusted_origins",
-        action="append",
-        type=_checked(trusted_origin),
-        metavar="ORIGIN",
-        help="an origin (scheme://host[:port]) whose pages may change state, e.g. a reverse "
+        trusted_origin,
+        "an origin (scheme://host[:port]) whose pages may change state, e.g. a reverse "
         "proxy's public address; repeatable",
     )
 

@@ -5,7 +5,10 @@ method, summary, query parameters (its ``args`` schema), JSON body (its ``body``
 the errors a caller can cause (its ``errors`` plus what its parameter fields raise, see the
 field classes of ``backend/params.py``). apispec's marshmallow plugin turns the schemas into
 parameters and bodies; ``_param_field_properties`` tells it the OpenAPI type of our own
-field classes. Each error response lists the exact ``error_code`` values it may carry.
+field classes. Each error response lists the exact ``error_code`` values it may carry. A
+route's ``answer`` shape becomes the component ``<View>Answer`` (or its own name when it is a
+``Named`` shape), with every named shape inside it; a route without one (an image) answers
+its media type.
 """
 
 from collections import defaultdict
@@ -15,6 +18,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import EXCLUDE, Schema
 
 import mindinsight
+from mindinsight.backend.api.shapes import Named, named_shapes
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text, TextList
 from mindinsight.conf.limits import MAX_PARAM_LENGTH, MAX_REQUEST_BODY_BYTES, MAX_URL_LENGTH
 from mindinsight.errors import (
@@ -128,8 +132,17 @@ def _code(error_class) -> str:
     return error_code(error_class.module, error_class.value)
 
 
-def _answer_schema(media_type: str) -> dict:
-    return {"type": "object"} if media_type == "application/json" else {"type": "string", "format": "binary"}
+def answer_shape(route) -> Named | None:
+    """The route's declared answer as a named shape: its own name or ``<View>Answer``."""
+    if route.answer is None or isinstance(route.answer, Named):
+        return route.answer
+    return Named("".join(part.title() for part in route.view.__name__.split("_")) + "Answer", route.answer)
+
+
+def _answer_schema(route) -> dict:
+    if route.media_type != "application/json":
+        return {"type": "string", "format": "binary"}
+    return answer_shape(route) or {"type": "object"}
 
 
 def _operation(route, converter) -> dict:
@@ -138,7 +151,7 @@ def _operation(route, converter) -> dict:
         "tags": [route.topic],
         "summary": route.summary.replace("``", "`"),  # docstrings quote code reST-style
         "responses": {
-            "200": {"description": "OK", "content": {route.media_type: {"schema": _answer_schema(route.media_type)}}},
+            "200": {"description": "OK", "content": {route.media_type: {"schema": _answer_schema(route)}}},
             **_error_responses(operation_errors(route)),
         },
     }
@@ -201,6 +214,11 @@ def build_document(routes, url_path_prefix: str = "") -> dict:
             ),
         },
     )
+    shapes: dict[str, dict] = {}
+    for route in routes:
+        named_shapes(answer_shape(route), shapes)
+    for name, schema in shapes.items():
+        spec.components.schema(name, schema)
     operations = defaultdict(dict)
     for route in routes:
         operations[route.path][route.method.lower()] = _operation(route, plugin.converter)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from mindinsight.backend.api import all_routes
 from mindinsight.conf.limits import MAX_COMPARED_TRAIN_JOBS, MAX_REQUEST_BODY_BYTES
 from mindinsight.errors import ParamValueError, RequestBodyTooLargeError
 from mindinsight.summary.writer import SummaryWriter
@@ -223,13 +224,16 @@ def test_a_chunked_body_is_refused_413_once_it_passes_the_limit(body_server):
 
 # -- deeply nested JSON bodies --------------------------------------------------------------
 
-BODY_ROUTES = [
-    ("PUT", "/lineagemgr/lineages?train_id=./run0"),
-    ("POST", "/lineagemgr/lineages"),
-    ("POST", "/optimizer/targets/search"),
-    ("POST", "/datavisual/train-job-caches"),
-    ("POST", "/profile/ops/search?profile=profiler&train_id=./run0"),
-]
+# Every declared route taking a body, with the query values it needs on body_server's job.
+QUERY_VALUES = {"train_id": "./run0", "profile": "profiler"}
+
+
+def body_route_target(route) -> str:
+    query = "&".join(f"{name}={QUERY_VALUES[name]}" for name in (route.args.fields if route.args else ()))
+    return route.rule + (f"?{query}" if query else "")
+
+
+BODY_ROUTES = [(route.method, body_route_target(route)) for route in all_routes() if route.body is not None]
 DEEP_BODIES = {
     "array": b"[" * 1000 + b"]" * 1000,
     "object": b'{"a":' * 1000 + b"1" + b"}" * 1000,

@@ -5,7 +5,8 @@ Two fuzzers, because they find different things:
 * schemathesis reads the served OpenAPI document and, per operation, sends valid requests,
   requests that break each documented constraint (types, ranges, lengths, required, NUL,
   other methods) and random ones; its own checks hold the answers to the document (status
-  codes, the error-code enum of each error response, content types, 405 with ``Allow``).
+  codes, the error-code enum of each error response, content types, each 200 answer's
+  declared shape, 405 with ``Allow``).
 * hypothesis drives the ASGI front gunicorn serves with raw requests no schema describes:
   ``../`` and unicode in paths, arbitrary bytes in query strings and bodies, huge numbers,
   any method.

@@ -114,6 +114,18 @@ def test_error_responses_list_the_route_parameter_and_front_codes(document, rout
     assert (code_of(ParamMissError) in listed) == bool(required)
 
 
+@pytest.mark.parametrize("route", ROUTES, ids=route_id)
+def test_answer_is_a_declared_shape_or_the_media_type(document, route):
+    content = operation_of(document, route)["responses"]["200"]["content"]
+    assert list(content) == [route.media_type]
+    schema = content[route.media_type]["schema"]
+    if route.media_type == "application/json":
+        shape = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+        assert shape.get("type") == "object" or "oneOf" in shape, shape
+    else:  # bytes as stored (an image)
+        assert schema == {"type": "string", "format": "binary"}
+
+
 def integer_parameters(document):
     for route in ROUTES:
         for parameter in operation_of(document, route).get("parameters", []):

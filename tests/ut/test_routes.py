@@ -1,10 +1,13 @@
-"""Walk every declared API route: shapes of errors, serving marks and the README stay in step."""
+"""Walk every declared API route: shapes of answers and errors, serving marks and the README stay in step."""
 
+import json
 from pathlib import Path
 
 import pytest
+from openapi_schema_validator import OAS30Validator
 
 from mindinsight.backend.api import all_routes
+from mindinsight.backend.api.routing import API_PREFIX, JSON
 from mindinsight.backend.view_marks import MARKS, mark_of
 from mindinsight.errors import (
     ParamMissError,
@@ -18,6 +21,7 @@ from mindinsight.errors import (
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 ROUTES = all_routes()
 UNKNOWN_JOB = "./no_such_job"
+JSON_ROUTES = [route for route in ROUTES if route.media_type == JSON]
 JOB_ROUTES = [route for route in ROUTES if {"train_id", "train_ids"} & set(route.example)]
 
 
@@ -79,6 +83,47 @@ def test_example_answers_200(client, route):
         assert response.is_json
     else:  # e.g. image/*: the declared family
         assert response.mimetype.split("/")[0] == route.media_type.split("/")[0], response.mimetype
+
+
+@pytest.fixture(scope="module")
+def document(loaded_app):
+    return loaded_app.test_client().get(API_PREFIX + "/openapi.json").get_json()
+
+
+def declared_answer(document, route) -> OAS30Validator:
+    """A validator of the 200 answer the served document declares for ``route``."""
+    schema = document["paths"][route.path][route.method.lower()]["responses"]["200"]["content"][JSON]["schema"]
+    return OAS30Validator({**schema, "components": document["components"]})
+
+
+@pytest.mark.parametrize("route", JSON_ROUTES, ids=route_id)
+def test_json_route_declares_its_answer_shape(route):
+    assert route.answer is not None, f"{route_id(route)} declares no answer shape"
+
+
+@pytest.mark.parametrize("route", JSON_ROUTES, ids=route_id)
+def test_example_answer_has_the_declared_shape(client, document, route):
+    response = send(client, route, route.example)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    answer = json.loads(response.get_data())
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in declared_answer(document, route).iter_errors(answer)
+    ]
+    assert not errors, errors[:5]
+
+
+def test_answer_shapes_refuse_what_they_do_not_declare(document):
+    """The check above can fail: a missing key, an undeclared key and a wrong type are refused."""
+    route = next(route for route in ROUTES if route.rule == "/datavisual/scalar/metadata")
+    validator = declared_answer(document, route)
+    point = {"wall_time": 1.5, "step": 1, "value": 0.25}
+    assert validator.is_valid({"metadatas": [point]})
+    assert validator.is_valid({"metadatas": [{**point, "value": None, "non_finite": "NaN"}]})
+    assert not validator.is_valid({})
+    assert not validator.is_valid({"metadatas": [{**point, "extra": 1}]})
+    assert not validator.is_valid({"metadatas": [{**point, "step": "1"}]})
+    assert not validator.is_valid({"metadatas": [{"wall_time": 1.5, "step": 1}]})
 
 
 def takes_train_ids(route) -> bool:

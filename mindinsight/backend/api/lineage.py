@@ -1,10 +1,22 @@
 """``/lineagemgr/lineages`` (search, tag/remark edits) and ``/datasets/dataset_graph``."""
 
-from marshmallow import Schema
-
+from mindinsight.backend.api.args import TrainIdArgs
 from mindinsight.backend.api.routing import Topic
-from mindinsight.backend.context import lineage_store
-from mindinsight.backend.params import FreeFormBody, JsonValue, Text
+from mindinsight.backend.api.shapes import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    array,
+    enum,
+    map_of,
+    named,
+    nullable,
+    number_row,
+    obj,
+    or_empty,
+)
+from mindinsight.backend.params import FreeFormBody, JsonValue
 from mindinsight.backend.view_marks import POOLED
 from mindinsight.errors import (
     LineageAddedInfoStoreError,
@@ -45,56 +57,127 @@ class AddedInfoBody(FreeFormBody):
     remark = JsonValue(metadata={"description": "a note of at most 128 characters"})
 
 
-class TrainIdArgs(Schema):
-    train_id = Text(required=True)
-
-
-@TOPIC.post(
-    "/lineagemgr/lineages",
-    serving=POOLED,
-    changes_state=False,  # a search
-    body=LineageConditionBody(),
-    errors=(LineageSearchConditionParamError, ParamValueError),
-    example={"summary_dir": {"in": [EXAMPLE_JOB]}, "sorted_name": "metric/Accuracy", "limit": 10, "offset": 0},
+# The dataset pipeline as MindSpore wrote it: nested ``{op_type, ..., children}`` of free form.
+DATASET_GRAPH = obj(extra=True)
+MODEL_LINEAGE = named(
+    "ModelLineage",
+    obj(
+        {
+            "loss_function": nullable(STRING),
+            "train_dataset_path": nullable(STRING),
+            "train_dataset_count": nullable(INTEGER),
+            "test_dataset_path": nullable(STRING),
+            "test_dataset_count": nullable(INTEGER),
+            "network": nullable(STRING),
+            "optimizer": nullable(STRING),
+            "learning_rate": nullable(NUMBER),
+            "epoch": nullable(INTEGER),
+            "batch_size": nullable(INTEGER),
+            "device_num": nullable(INTEGER),
+            "loss": nullable(NUMBER),
+            "model_size": nullable(INTEGER),
+            "dataset_mark": nullable(STRING),
+            "metric": obj(extra=True),  # the job's metrics and user-defined values as written
+            "user_defined": obj(extra=True),
+        }
+    ),
 )
-def search_lineages(manager, body):
-    """Model and dataset lineage of every listed job, filtered, sorted and paged by a search condition."""
-    return lineage.search_lineages(lineage_store(), body)
-
-
-@TOPIC.put(
-    "/lineagemgr/lineages",
-    serving=POOLED,
-    args=TrainIdArgs(),
-    body=AddedInfoBody(),
-    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, LineageAddedInfoStoreError),
-    example={"train_id": EXAMPLE_JOB, "tag": 1, "remark": "baseline"},
+ADDED_INFO = obj({}, {"tag": INTEGER, "remark": STRING})
+LINEAGE_ROW = named(
+    "LineageRow",
+    # lineage_type picks the parts: model_lineage, dataset_graph or both (each with summary_dir).
+    obj(
+        {"added_info": ADDED_INFO},
+        {"summary_dir": STRING, "model_lineage": MODEL_LINEAGE, "dataset_graph": DATASET_GRAPH},
+    ),
 )
-def update_lineage(manager, train_id, body):
-    """Set a job's ``tag`` (0..10) and/or ``remark`` (up to 128 characters); kept across restarts."""
-    return lineage.update_added_info(lineage_store(), train_id, body)
-
-
-@TOPIC.get(
-    "/datasets/dataset_graph",
-    serving=POOLED,
-    args=TrainIdArgs(),
-    errors=(ParamValueError,),
-    example={"train_id": EXAMPLE_JOB},
+STORE_NOTICE = obj(
+    {
+        "status": enum("backed_up", "unreadable", "unwritable"),
+        "store": STRING,
+        "reason": STRING,
+        "backup": nullable(STRING),
+    }
 )
-def dataset_graph(manager, train_id):
-    """A job's dataset graph (``{}`` when it has none)."""
-    return lineage.dataset_graph(lineage_store(), train_id)
+JOB_DATASET_GRAPH = named("JobDatasetGraph", obj({"dataset_graph": DATASET_GRAPH, "summary_dir": STRING}))
+# metric/<name> and user_defined/<name> columns of the page: type one of int, float, str, mixed...
+CUSTOMIZED = map_of(obj({"label": STRING, "required": BOOLEAN, "type": STRING}))
+HYPER_PARAMETER_VALUES = array(nullable(NUMBER))
 
 
-@TOPIC.post(
-    "/optimizer/targets/search",
+# The searches over every listed job, by a lineage search condition: a POST that only reads.
+SEARCHES = TOPIC.group(
     serving=POOLED,
     changes_state=False,
     body=LineageConditionBody(),
     errors=(LineageSearchConditionParamError, ParamValueError),
     example={"summary_dir": {"in": [EXAMPLE_JOB]}},
 )
-def search_optimizer_targets(manager, body):
+ONE_JOB = TOPIC.group(serving=POOLED, args=TrainIdArgs(), example={"train_id": EXAMPLE_JOB})
+
+
+@SEARCHES.post(
+    "/lineagemgr/lineages",
+    example={"sorted_name": "metric/Accuracy", "limit": 10, "offset": 0},
+    answer=obj(
+        {
+            "customized": CUSTOMIZED,
+            "object": array(LINEAGE_ROW),
+            "count": INTEGER,
+            "added_info_notice": nullable(STORE_NOTICE),
+        }
+    ),
+)
+def search_lineages(provider, body):
+    """Model and dataset lineage of every listed job, filtered, sorted and paged by a search condition."""
+    return lineage.search_lineages(provider, body)
+
+
+@ONE_JOB.put(
+    "/lineagemgr/lineages",
+    body=AddedInfoBody(),
+    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, LineageAddedInfoStoreError),
+    example={"tag": 1, "remark": "baseline"},
+    answer=obj({"status": enum("success")}),
+)
+def update_lineage(provider, train_id, body):
+    """Set a job's ``tag`` (0..10) and/or ``remark`` (up to 128 characters); kept across restarts."""
+    return lineage.update_added_info(provider, train_id, body)
+
+
+@ONE_JOB.get("/datasets/dataset_graph", errors=(ParamValueError,), answer=or_empty(JOB_DATASET_GRAPH))
+def dataset_graph(provider, train_id):
+    """A job's dataset graph (``{}`` when it has none)."""
+    return lineage.dataset_graph(provider, train_id)
+
+
+@SEARCHES.post(
+    "/optimizer/targets/search",
+    answer=obj(
+        {
+            "metadata": obj(
+                {
+                    "train_ids": array(STRING),
+                    "possible_hyper_parameters": array(obj({"name": STRING, "data": HYPER_PARAMETER_VALUES})),
+                    # user-defined values left out as not all numbers
+                    "unrecognized_params": array(obj({"name": STRING, "unselected": BOOLEAN, "reason_code": INTEGER})),
+                }
+            ),
+            "targets": array(
+                obj(
+                    {
+                        "name": STRING,
+                        "buckets": array(number_row(3)),
+                        "hyper_parameters": array(
+                            obj({"name": STRING, "importance": NUMBER}, {"reason_code": INTEGER})
+                        ),
+                        "data": HYPER_PARAMETER_VALUES,
+                    }
+                )
+            ),
+        }
+    ),
+)
+def search_optimizer_targets(provider, body):
     """How much each hyper-parameter matters (|Pearson r|) for each metric and the loss, over the selected jobs."""
-    return optimizer_targets.search_targets(lineage_store(), body)
+    return optimizer_targets.search_targets(provider, body)

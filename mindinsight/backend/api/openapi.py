@@ -5,6 +5,7 @@ from functools import cache
 from flask import current_app
 
 from mindinsight.backend.api.routing import Topic
+from mindinsight.backend.api.shapes import STRING, map_of, obj
 from mindinsight.backend.view_marks import REUSABLE
 
 TOPIC = Topic("openapi")
@@ -19,7 +20,11 @@ def _document(url_path_prefix: str) -> dict:
     return build_document(all_routes(), url_path_prefix)
 
 
-@TOPIC.get("/openapi.json", serving=REUSABLE)
-def openapi_document(manager):
+@TOPIC.get(
+    "/openapi.json",
+    serving=REUSABLE,
+    answer=obj({"openapi": STRING, "info": obj(extra=True), "paths": map_of(obj(extra=True))}, extra=True),
+)
+def openapi_document(provider):
     """The OpenAPI 3 document of this REST API (paths, parameters, bodies, error codes)."""
     return _document(current_app.config["MI_SETTINGS"].url_path_prefix)

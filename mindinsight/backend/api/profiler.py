@@ -4,6 +4,20 @@ profiler output."""
 from marshmallow import Schema, fields
 
 from mindinsight.backend.api.routing import Topic
+from mindinsight.backend.api.shapes import (
+    ANY,
+    BOOLEAN,
+    EMPTY_OBJECT,
+    INTEGER,
+    NUMBER,
+    STRING,
+    array,
+    named,
+    nullable,
+    obj,
+    one_of,
+    or_empty,
+)
 from mindinsight.backend.params import Text
 from mindinsight.backend.view_marks import POOLED
 from mindinsight.errors import (
@@ -26,7 +40,7 @@ from mindinsight.errors import (
 from mindinsight.services import profiler_devices, profiler_ops, profiler_summary
 
 TOPIC = Topic("profiler")
-EXAMPLE_DIR = {"profile": "vm_23733_20261123203458746_ascend_ms", "train_id": "./h_profiler_resnet"}
+EXAMPLE_JOB = "./h_profiler_resnet"
 # What every read of a named profiler directory can answer (a file outside the base dir, not
 # a regular file or beyond the readers' bounds: 50546081, 50546085, 50546086).
 DIR_ERRORS = (
@@ -55,80 +69,75 @@ class SearchCondition(Schema):
     group_condition = fields.Raw(load_default=None)
 
 
-@TOPIC.post(
+# Every profiler route reads a job's profiler output in the pool; most read one named directory of it.
+PROFILER = TOPIC.group(serving=POOLED, example={"train_id": EXAMPLE_JOB})
+PROFILE_DIR = PROFILER.group(
+    args=ProfileArgs(), errors=DIR_ERRORS, example={"profile": "vm_23733_20261123203458746_ascend_ms"}
+)
+# What a search condition can be refused with: each part is checked with the original's code.
+SEARCH_ERRORS = (
+    ParamTypeError,
+    ProfilerParamTypeError,
+    ProfilerColumnNotExistError,
+    ProfilerDeviceIdError,
+    ProfilerOpTypeError,
+    ProfilerGroupConditionError,
+    ProfilerSortConditionError,
+    ProfilerFilterConditionError,
+)
+# state: whether this reader understands the output of that MindSpore version
+PROFILER_VERSIONS = named("ProfilerVersions", obj({"state": BOOLEAN, "ms": STRING, "mi": STRING}))
+
+
+@PROFILE_DIR.post(
     "/profile/ops/search",
-    serving=POOLED,
     changes_state=False,
-    args=ProfileArgs(),
     body=SearchCondition(),
-    errors=(
-        ParamValueError,
-        ParamTypeError,
-        TrainJobNotExistError,
-        ProfilerParamTypeError,
-        ProfilerDirNotFoundError,
-        ProfilerIOError,
-        ProfilerPathError,
-        ProfilerFileTooLargeError,
-        ProfilerColumnNotExistError,
-        ProfilerDeviceIdError,
-        ProfilerOpTypeError,
-        ProfilerGroupConditionError,
-        ProfilerSortConditionError,
-        ProfilerFilterConditionError,
+    errors=SEARCH_ERRORS,
+    answer=obj(
+        # one row per operator, a cell per column: text, a number or null
+        {"col_name": array(STRING), "object": array(array(one_of(nullable(STRING), NUMBER))), "size": INTEGER}
     ),
     example={
-        **EXAMPLE_DIR,
         "op_type": "cpu_op_type",
         "device_id": "0",
         "sort_condition": {"name": "total_compute_time", "type": "descending"},
         "group_condition": {"limit": 10, "offset": 0},
     },
 )
-def ops_search(manager, profile, train_id, **condition):
+def ops_search(provider, profile, train_id, **condition):
     """``{col_name, object, size}``: one filtered, sorted page of an operator view."""
     given = {name: value for name, value in condition.items() if value is not None}
-    return profiler_ops.search_ops(manager.summary_base_dir, train_id, profile, given, manager.profiler_rows)
+    return profiler_ops.search_ops(provider, train_id, profile, given)
 
 
-@TOPIC.get(
-    "/profile/devices",
-    serving=POOLED,
-    args=ProfileArgs(),
-    errors=DIR_ERRORS,
-    example=EXAMPLE_DIR,
-)
-def profile_devices(manager, profile, train_id):
+@PROFILE_DIR.get("/profile/devices", answer=obj({"device_list": array(STRING), "profiler_mode": STRING}))
+def profile_devices(provider, profile, train_id):
     """``{device_list, profiler_mode}`` of a job's profiler output."""
-    return profiler_devices.devices(manager.summary_base_dir, train_id, profile)
+    return profiler_devices.devices(provider, train_id, profile)
 
 
-@TOPIC.get(
-    "/profile/profile_info",
-    serving=POOLED,
-    args=ProfileArgs(),
-    errors=DIR_ERRORS,
-    example=EXAMPLE_DIR,
-)
-def profile_info(manager, profile, train_id):
+@PROFILE_DIR.get("/profile/profile_info", answer=or_empty(PROFILER_VERSIONS))
+def profile_info(provider, profile, train_id):
     """``{state, ms, mi}``: the MindSpore version that wrote the output, or ``{}``."""
-    return profiler_summary.profile_info(manager.summary_base_dir, train_id, profile)
+    return profiler_summary.profile_info(provider, train_id, profile)
 
 
 class ProposeArgs(ProfileArgs):
     device_id = Text(load_default=None)
 
 
-@TOPIC.get(
+@PROFILE_DIR.get(
     "/profile/summary/propose",
-    serving=POOLED,
     args=ProposeArgs(),
-    errors=(*DIR_ERRORS, ParamTypeError),
-    example={**EXAMPLE_DIR, "device_id": "0"},
+    errors=(ParamTypeError,),
+    example={"device_id": "0"},
+    # A type label per proposer that found something, and what it proposes (free form).
+    answer=obj({}, {key: ANY for key in profiler_summary.SHOWN_SUGGESTIONS}),
 )
-def summary_propose(manager, profile, train_id, device_id):
+def summary_propose(provider, profile, train_id, device_id):
     """Tuning suggestions for one device, grouped by proposer (keys the client translates)."""
-    return profiler_summary.propose(manager.summary_base_dir, train_id, profile, device_id)
+    return profiler_summary.propose(provider, train_id, profile, device_id)
 
 
 class ClusterArgs(Schema):
@@ -136,13 +145,12 @@ class ClusterArgs(Schema):
     train_id = Text(load_default=None)
 
 
-@TOPIC.get(
+@PROFILER.get(
     "/profile/summary/cluster-propose",
-    serving=POOLED,
     args=ClusterArgs(),
     errors=(ParamValueError, ProfilerParamValueError, TrainJobNotExistError, ProfilerDirNotFoundError),
-    example={"train_id": "./h_profiler_resnet"},
+    answer=EMPTY_OBJECT,  # the cluster analysis is not built: {} or a refusal
 )
-def summary_cluster_propose(manager, train_id):
+def summary_cluster_propose(provider, train_id):
     """Cluster tuning suggestions of a job's newest profiler output (``{}`` without cluster files)."""
-    return profiler_summary.cluster_propose(manager.summary_base_dir, train_id)
+    return profiler_summary.cluster_propose(provider, train_id)

@@ -14,23 +14,27 @@ from dataclasses import dataclass, field
 from flask import Flask, Response, request
 from marshmallow import Schema
 
-from mindinsight.backend.context import data_manager
+from mindinsight.backend.context import data_provider
 from mindinsight.backend.json_answers import json_response
 from mindinsight.backend.params import load_args, load_body
 from mindinsight.backend.view_marks import CHANGES_STATE_ATTRIBUTE, MARK_ATTRIBUTE, MARKS, ON_LOOP_MARKS
 
 API_PREFIX = "/v1/mindinsight"
+JSON = "application/json"
 
 
 @dataclass(frozen=True)
 class ApiRoute:
     """One REST route.
 
-    ``view(manager, **params)`` returns JSON-able data or a ``Response``; ``params`` are the
-    validated query parameters (``args``) and body fields (``body``). ``errors`` lists the
+    ``view(provider, **params)`` (the app's ``DataProvider``) returns JSON-able data or a
+    ``Response``; ``params`` are the validated query parameters (``args``) and body fields
+    (``body``). ``errors`` lists the
     error classes a caller can cause beyond bad parameters; ``example`` is a valid query on
     the test fixtures (``{"train_id": ...}`` and the rest), used by the route-walking test.
-    ``media_type`` is what a 200 answer carries (``image/*``: one of the image types).
+    ``media_type`` is what a 200 answer carries (``image/*``: one of the image types);
+    ``answer`` the shape of a JSON answer (``backend/api/shapes.py``), held to the example's
+    real answer by the route-walking test.
     ``changes_state``: the route writes (a PUT, DELETE, a POST that stores something), so a
     page of another site may not call it.
     """
@@ -45,8 +49,9 @@ class ApiRoute:
     body: Schema | None = None
     errors: tuple = ()
     example: dict = field(default_factory=dict)
-    media_type: str = "application/json"
+    media_type: str = JSON
     changes_state: bool = False
+    answer: dict | None = None
 
     @property
     def path(self) -> str:
@@ -58,12 +63,29 @@ class ApiRoute:
         return f"api.{self.topic}.{self.view.__name__}"
 
 
-class Topic:
+class _Methods:
+    """``get`` / ``post`` / ``put``: the subclass's ``route`` with that method."""
+
+    def get(self, rule: str, **options):
+        return self.route("GET", rule, **options)
+
+    def post(self, rule: str, **options):
+        return self.route("POST", rule, **options)
+
+    def put(self, rule: str, **options):
+        return self.route("PUT", rule, **options)
+
+
+class Topic(_Methods):
     """The routes of one REST topic (train jobs, scalars, images, ...)."""
 
     def __init__(self, name: str):
         self.name = name
         self.routes: list[ApiRoute] = []
+
+    def group(self, **shared) -> "RouteGroup":
+        """Routes of this topic that share options (``serving``, ``args``, ``errors``, ``example``...)."""
+        return RouteGroup(self, shared)
 
     def route(
         self,
@@ -75,8 +97,9 @@ class Topic:
         body: Schema | None = None,
         errors: tuple = (),
         example: dict | None = None,
-        media_type: str = "application/json",
+        media_type: str = JSON,
         changes_state: bool | None = None,
+        answer: dict | None = None,
     ):
         """Declare the decorated function as the view of ``method rule``.
 
@@ -91,6 +114,8 @@ class Topic:
             changes_state = method in ("PUT", "DELETE", "PATCH")
         if changes_state and method == "GET":
             raise ValueError(f"GET {rule}: a GET may not change state")
+        if answer is not None and media_type != JSON:
+            raise ValueError(f"{rule}: only a JSON answer has a declared shape")
         arg_fields = args.fields.items() if args else ()
         sizing = [name for name, arg in arg_fields if getattr(arg, "sizes_answer", False)]
         if sizing and serving in ON_LOOP_MARKS:
@@ -114,20 +139,38 @@ class Topic:
                     dict(example or {}),
                     media_type,
                     changes_state,
+                    answer,
                 )
             )
             return view
 
         return declare
 
-    def get(self, rule: str, **options):
-        return self.route("GET", rule, **options)
 
-    def post(self, rule: str, **options):
-        return self.route("POST", rule, **options)
+class RouteGroup(_Methods):
+    """Options that several routes of a topic share, declared once.
 
-    def put(self, rule: str, **options):
-        return self.route("PUT", rule, **options)
+    The group's ``errors`` and ``example`` are what each of its routes starts from: a route's
+    ``errors`` follow the group's, its ``example`` keys go over the group's. Any other option
+    a route gives replaces the group's.
+    """
+
+    def __init__(self, topic: Topic, shared: dict):
+        self.topic = topic
+        self.shared = shared
+
+    def _with(self, options: dict) -> dict:
+        errors = (*self.shared.get("errors", ()), *options.pop("errors", ()))
+        example = {**self.shared.get("example", {}), **(options.pop("example", None) or {})}
+        return {**self.shared, **options, "errors": errors, "example": example}
+
+    def group(self, **more) -> "RouteGroup":
+        """A group within this one: ``more`` adds to its options as a route's would."""
+        return RouteGroup(self.topic, self._with(more))
+
+    def route(self, method: str, rule: str, **options):
+        """Declare the decorated function as ``Topic.route`` does, with the group's options."""
+        return self.topic.route(method, rule, **self._with(options))
 
 
 def _flask_view(route: ApiRoute) -> Callable:
@@ -135,7 +178,7 @@ def _flask_view(route: ApiRoute) -> Callable:
         params = load_args(route.args, request.args) if route.args is not None else {}
         if route.body is not None:
             params.update(load_body(route.body, request.get_data(), request.is_json))
-        result = route.view(data_manager(), **params)
+        result = route.view(data_provider(), **params)
         return result if isinstance(result, Response) else json_response(result)
 
     view.__name__ = route.endpoint

@@ -2,15 +2,51 @@
 
 from marshmallow import Schema
 
+from mindinsight.backend.api.args import TrainIdArgs
 from mindinsight.backend.api.routing import Topic
+from mindinsight.backend.api.shapes import BOOLEAN, INTEGER, STRING, array, enum, named, nullable, obj
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text
 from mindinsight.backend.view_marks import IN_MEMORY, POOLED, REUSABLE, REUSABLE_POOLED
+from mindinsight.cache.data_manager import BriefStatus
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
+from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
 from mindinsight.services import train_jobs
 
 TOPIC = Topic("train_jobs")
 EXAMPLE_JOB = "./b_summary_ops"
+
+
+# Tags per plugin: every plugin name, an empty list when the job has none (or is not cached).
+PLUGIN_TAGS = named("PluginTags", obj({name: array(STRING) for name in PluginName.names()}))
+CACHE_STATUS = enum(*(status.value for status in train_jobs.CacheStatus))
+TRAIN_JOB = named(
+    "TrainJob",
+    obj(
+        {
+            "train_id": STRING,
+            "relative_path": STRING,
+            "create_time": STRING,
+            "update_time": STRING,
+            "profiler_dir": nullable(STRING),
+            "profiler_type": STRING,
+            "cache_status": CACHE_STATUS,
+            "summary_files": INTEGER,
+            "graph_files": INTEGER,
+            "lineage_files": INTEGER,
+            "dump_dir": nullable(STRING),
+            "is_integrity": BOOLEAN,
+            "skipped_records": INTEGER,
+            "unreadable_files": array(obj({"path": STRING, "reason": STRING})),
+            "plugins": PLUGIN_TAGS,
+        },
+        {"graph_mode": enum("static", "dynamic")},  # jobs with profiler output only
+    ),
+)
+
+
+# The routes about one job, which must be known.
+ONE_JOB = TOPIC.group(errors=(TrainJobNotExistError,), example={"train_id": EXAMPLE_JOB})
 
 
 class TrainJobsArgs(Schema):
@@ -19,13 +55,11 @@ class TrainJobsArgs(Schema):
     train_id = Text()
 
 
-class PluginsArgs(Schema):
-    train_id = Text(required=True)
+class PluginsArgs(TrainIdArgs):
     manual_update = BoolText(load_default=False)
 
 
-class SingleJobArgs(Schema):
-    train_id = Text(required=True)
+class SingleJobArgs(TrainIdArgs):
     plugin_name = Text(required=True)
 
 
@@ -38,35 +72,39 @@ class TrainJobCachesBody(Schema):
     serving=REUSABLE_POOLED,
     args=TrainJobsArgs(),
     example={"train_id": EXAMPLE_JOB, "limit": 5},
+    answer=obj(
+        {
+            "name": STRING,
+            "total": INTEGER,
+            "load_status": enum(*(status.value for status in BriefStatus)),
+            "scan_stopped_at": nullable(INTEGER),
+            "train_jobs": array(TRAIN_JOB),
+        }
+    ),
 )
-def list_train_jobs(manager, offset, limit, train_id=None):
+def list_train_jobs(provider, offset, limit, train_id=None):
     """One page of train jobs (``offset`` is a page index), newest update first."""
-    return train_jobs.list_train_jobs(manager, offset, limit, train_id)
+    return train_jobs.list_train_jobs(provider, offset, limit, train_id)
 
 
 # Not reusable: manual_update=true marks the job as used.
-@TOPIC.get(
-    "/datavisual/plugins",
-    serving=IN_MEMORY,
-    args=PluginsArgs(),
-    errors=(TrainJobNotExistError,),
-    example={"train_id": EXAMPLE_JOB},
-)
-def plugins(manager, train_id, manual_update):
+@ONE_JOB.get("/datavisual/plugins", serving=IN_MEMORY, args=PluginsArgs(), answer=obj({"plugins": PLUGIN_TAGS}))
+def plugins(provider, train_id, manual_update):
     """Tags per plugin of a job; ``manual_update=true`` also puts it into the detail cache."""
-    return train_jobs.plugins(manager, train_id, manual_update)
+    return train_jobs.plugins(provider, train_id, manual_update)
 
 
-@TOPIC.get(
+@ONE_JOB.get(
     "/datavisual/single-job",
     serving=REUSABLE,
     args=SingleJobArgs(),
-    errors=(TrainJobNotExistError, PluginNotAvailableError),
-    example={"train_id": EXAMPLE_JOB, "plugin_name": "scalar"},
+    errors=(PluginNotAvailableError,),
+    example={"plugin_name": PluginName.SCALAR.value},
+    answer=obj({"train_jobs": array(obj({"id": STRING, "name": STRING, "tags": array(STRING)}))}),
 )
-def single_job(manager, train_id, plugin_name):
+def single_job(provider, train_id, plugin_name):
     """Tags of one plugin of a cached job."""
-    return train_jobs.single_job(manager, train_id, plugin_name)
+    return train_jobs.single_job(provider, train_id, plugin_name)
 
 
 @TOPIC.post(
@@ -75,7 +113,8 @@ def single_job(manager, train_id, plugin_name):
     body=TrainJobCachesBody(),
     example={"train_ids": [EXAMPLE_JOB]},
     changes_state=False,  # it loads jobs into the detail cache: nothing a user stored changes
+    answer=obj({"cache_result": array(obj({"train_id": STRING, "cache_status": CACHE_STATUS}))}),
 )
-def train_job_caches(manager, train_ids):
+def train_job_caches(provider, train_ids):
     """Put jobs into the detail cache; each known job's status before the request."""
-    return train_jobs.cache_train_jobs(manager, train_ids)
+    return train_jobs.cache_train_jobs(provider, train_ids)
