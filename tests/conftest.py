@@ -1,8 +1,22 @@
-"""Fixtures shared by every test package: one loaded app over real MindSpore logs, an empty one."""
+"""Fixtures shared by every test package: one loaded app over real MindSpore logs, an empty one;
+the ``browser`` mark of every test that drives chromium; the versions in the report header."""
 
 import pytest
 
 from tests.helpers.apps import make_app, make_loaded_base
+from tests.helpers.versions import version_lines
+
+
+def pytest_report_header(config):
+    return version_lines(getattr(config, "cache", None))
+
+
+def pytest_collection_modifyitems(items):
+    """Mark ``browser`` every test that uses the ``browser`` fixture (Playwright's chromium), so
+    ``-m browser`` and ``-m "not browser"`` split the suite."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,10 @@ def built_ui():
     return DIST_INDEX
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API runs, its event loop is the thread's
+# running loop, and the unit tests that call asyncio.run() in the same pytest-xdist worker
+# afterwards would fail.
+@pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")

@@ -110,9 +110,7 @@ def test_summary_list_entries_lead_to_lineage_and_comparison(new_page, server, l
     assert hash_route(page.url)[0] == "/compare-analysis/scalar"
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_parameter_details_show_the_job_lineage(new_page, server, locale):
-    page = new_page(locale)
+def test_parameter_details_show_the_job_lineage(page, server):
     lineage = server.post("/lineagemgr/lineages", json={"summary_dir": {"in": ["./run1"]}}).json()["object"][0][
         "model_lineage"
     ]

@@ -93,9 +93,7 @@ def test_search_opens_the_scopes_and_selects_the_node(new_page, server, locale):
     page.wait_for_function(f"() => document.querySelector('[data-testid=graph-svg]').dataset.transform !== '{before}'")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_file_select_and_optimized_view(new_page, locale, server):
-    page = new_page(locale)
+def test_file_select_and_optimized_view(page, server):
     open_graph(page, server, "./f_save_graphs")
     first = hash_route(page.url)[1].get("tag")
     assert first is None  # the first file by default
@@ -113,9 +111,7 @@ def test_file_select_and_optimized_view(new_page, locale, server):
     assert drawn_names(page) == {"Default"}
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_minimap_moves_the_view(new_page, locale, server):
-    page = new_page(locale)
+def test_minimap_moves_the_view(page, server):
     open_graph(page, server)
     node(page, "Default").dblclick()
     expect(node(page, "Default")).to_have_attribute("data-expanded", "true", timeout=WAIT)

@@ -85,9 +85,7 @@ def test_three_forms_of_the_same_landscape_with_the_track(new_page, server, loca
     assert "custom" in series_types(page)
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_settings_and_interval_change_the_drawing(new_page, locale, server):
-    page = new_page(locale)
+def test_settings_and_interval_change_the_drawing(page, server):
     page.goto(f"{server.url}/#/train-manage/loss-analysis?train_id={JOB}&form=isoline")
     assert series_types(page).count("line") == 11
     page.get_by_test_id("setting-contours").click()

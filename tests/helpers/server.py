@@ -8,6 +8,7 @@ tree runs, which suits a quick run while developing.
 
 import contextlib
 import os
+import random
 import re
 import shutil
 import socket
@@ -22,11 +23,34 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# Servers of the tests listen below the kernel's ephemeral range (32768+ on Linux), where no client
+# socket is handed a port between our choice and the server's bind; each pytest-xdist worker
+# draws from its own block, so two workers never pick the same port.
+PORT_BLOCKS_START, PORT_BLOCK_SIZE, PORT_BLOCKS = 20_000, 1_000, 12
+
+
+def _port_block() -> range:
+    """This test process's block of ports: by xdist worker number (``gw3`` -> 3), else the first."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
+    start = PORT_BLOCKS_START + (index % PORT_BLOCKS) * PORT_BLOCK_SIZE
+    return range(start, start + PORT_BLOCK_SIZE)
+
+
 def free_port() -> int:
-    """A TCP port on loopback that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A TCP port on loopback that nothing listens on right now, from this process's block.
+
+    Random within the block, so test sessions run side by side (not under xdist) rarely meet.
+    """
+    block = _port_block()
+    for port in random.sample(block, len(block)):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {block.start}..{block.stop - 1}")
 
 
 TEST_COMMAND_VARIABLE = "MINDINSIGHT_TEST_COMMAND"
