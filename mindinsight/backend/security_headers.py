@@ -1,4 +1,4 @@
-"""Headers every response carries (rest-api.md section 0), and the Server header.
+"""Headers every response carries (docs/BEHAVIOUR.md §1), and the Server header.
 
 Added by a WSGI middleware from a prebuilt list rather than a Flask ``after_request`` hook:
 werkzeug's ``Headers.update`` validates and rewrites every header on every response, which

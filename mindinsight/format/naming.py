@@ -1,4 +1,4 @@
-"""File-name rules of summary directories (file-formats.md section 2)."""
+"""File-name rules of summary directories (docs/FORMATS.md §2)."""
 
 import re
 

@@ -24,7 +24,7 @@ def expected_value(value: float):
 
 def kept_points(points):
     """What the server keeps of one file's ``(step, value)`` series: a repeated step replaces
-    the earlier sample (file-formats.md 5.8, same file), the rest sorted by step."""
+    the earlier sample (docs/FORMATS.md §5, item 7: same file), the rest sorted by step."""
     by_step = {}
     for step, value in points:
         by_step[step] = expected_value(value)

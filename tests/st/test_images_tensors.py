@@ -1,6 +1,6 @@
 """Images and tensors served by the real server: real MindSpore logs, and a training that
 restarts while the server watches (the new session replaces the old one from the restart
-step on, file-formats.md 5.8, for images and tensors alike)."""
+step on, docs/FORMATS.md §5 item 7, for images and tensors alike)."""
 
 import io
 import time

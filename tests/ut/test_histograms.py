@@ -1,4 +1,4 @@
-"""Histogram display re-binning (behaviour.md 4.2) and the histograms endpoint on a real log."""
+"""Histogram display re-binning (docs/BEHAVIOUR.md §4.2) and the histograms endpoint on a real log."""
 
 import numpy as np
 import pytest
