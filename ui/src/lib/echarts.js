@@ -63,9 +63,13 @@ export const CHART_THEMES = {
 
 for (const [name, theme] of Object.entries(CHART_THEMES)) registerTheme(`mindinsight-${name}`, theme)
 
-export function chartThemeName(theme) {
+/** The name of the ECharts theme registered above for the app's theme ('light' or 'dark'). */
+function themeName(theme) {
   return `mindinsight-${theme === 'dark' ? 'dark' : 'light'}`
 }
 
-/** The part of the ECharts API the UI uses. */
-export const echarts = { init, use, registerTheme }
+/**
+ * The part of the ECharts API the UI uses, with the names of the chart themes: composables/echart.js
+ * draws with the registration module it is handed, so it loads no ECharts itself.
+ */
+export const echarts = { init, use, themeName }
