@@ -1,6 +1,6 @@
 import { computed } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
-import { filterTags, selectedFromQuery, tagsToQuery } from '../lib/tagQuery.js'
+import { filterTags, selectedFromQuery, tagsToQuery } from '@/lib/tagQuery.js'
 import { useJobData } from './jobData.js'
 
 /**
@@ -10,14 +10,15 @@ import { useJobData } from './jobData.js'
  * case-insensitive regular expression) in `filter`, as on the scalar page; `shownTags` are the
  * selected tags the filter lets through, the ones that get a chart.
  *
- * Returns `{trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, reload}`.
+ * Returns `{trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, revision, reload}`
+ * (`revision` as useJobData's: the per-tag cards re-read their data when it moves).
  */
 export function useJobTags(pluginName) {
   const route = useRoute()
   const router = useRouter()
 
   const trainId = computed(() => (typeof route.query.train_id === 'string' ? route.query.train_id : ''))
-  const { plugins, loaded, error, jobLoading, reload } = useJobData(trainId)
+  const { plugins, revision, loaded, error, jobLoading, reload } = useJobData(trainId)
   const allTags = computed(() => (Array.isArray(plugins.value[pluginName]) ? plugins.value[pluginName] : []))
 
   const selectedTags = computed({
@@ -42,5 +43,5 @@ export function useJobTags(pluginName) {
   })
   const shownTags = computed(() => filterTags(selectedTags.value, filter.value).tags)
 
-  return { trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, reload }
+  return { trainId, allTags, selectedTags, filter, shownTags, loaded, error, jobLoading, revision, reload }
 }
