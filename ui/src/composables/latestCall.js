@@ -1,5 +1,5 @@
 import { getCurrentScope, onScopeDispose } from 'vue'
-import { isCancel } from '../api/http.js'
+import { isCancel } from '@/api/http.js'
 
 /**
  * Async work of which only the newest call counts: a page or card that reads again (another job,

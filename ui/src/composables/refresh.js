@@ -1,5 +1,5 @@
-import { onBeforeUnmount, watch } from 'vue'
-import { useAppStore } from '../stores/app.js'
+import { getCurrentScope, onBeforeUnmount, onScopeDispose, watch } from 'vue'
+import { useAppStore } from '@/stores/app.js'
 
 /** Drives auto refresh: bumps the store's refreshTick every interval while enabled (App-level). */
 export function useAutoRefreshTimer() {
@@ -31,4 +31,26 @@ export function useRefresh(callback) {
     () => store.refreshTick,
     () => callback(),
   )
+}
+
+/**
+ * A read repeated while the server is still loading what it answers (a job into its cache, the
+ * summary list's scan): `schedule()` calls `callback` once after `ms` (a later schedule() moves
+ * the call), `stop()` calls it off; the end of the owner's scope (a component's unmount) stops it.
+ */
+export function usePoll(callback, ms) {
+  let timer = null
+
+  function stop() {
+    clearTimeout(timer)
+    timer = null
+  }
+
+  function schedule() {
+    stop()
+    timer = setTimeout(callback, ms)
+  }
+
+  if (getCurrentScope()) onScopeDispose(stop)
+  return { schedule, stop }
 }

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  dataHealth,
-  defaultTensorDims,
-  keepOrFirst,
-  nextTag,
-  skippedRecords,
-  tagsOf,
-  tensorRows,
-  unreadableFiles,
-} from '../../src/lib/dashboard.js'
+import { dataHealth, keepOrFirst, skippedRecords, tagsOf, unreadableFiles } from '@/lib/dashboard.js'
+import { defaultTensorDims, nextTag, tensorRows } from '@/lib/dashboardCards.js'
 
 describe('data health of a train job', () => {
   it('counts skipped records, a missing field being none', () => {

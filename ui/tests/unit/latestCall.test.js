@@ -1,6 +1,6 @@
 import { effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
-import { useLatestCall } from '../../src/composables/latestCall.js'
+import { useLatestCall } from '@/composables/latestCall.js'
 
 function deferred() {
   let resolve, reject

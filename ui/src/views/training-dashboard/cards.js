@@ -6,45 +6,45 @@
 // drawn (or it has nothing to draw); the others are `deferred`: their code (and the chart parts
 // only they use) is fetched after that, so the first chart waits for no other card's code.
 import { defineAsyncComponent } from 'vue'
-import ScalarCard from '../../components/dashboard/ScalarCard.vue'
+import ScalarCard from '@/components/dashboard/ScalarCard.vue'
 
 export default [
   { kind: 'scalar', component: ScalarCard },
   {
     kind: 'histogram',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/HistogramCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/HistogramCard.vue')),
   },
   {
     kind: 'tensor',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/TensorCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/TensorCard.vue')),
   },
   {
     kind: 'graph',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/GraphCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/GraphCard.vue')),
   },
   {
     kind: 'dataGraph',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/DataGraphCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/DataGraphCard.vue')),
   },
   {
     kind: 'image',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/ImageCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/ImageCard.vue')),
   },
   {
     kind: 'landscape',
     deferred: true,
-    component: defineAsyncComponent(() => import('../../components/dashboard/LandscapeCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/LandscapeCard.vue')),
   },
   {
     // Only for a job with a graph (`shown`), as the original's "Reduced Precision Operator Analysis".
     kind: 'operatorPrecision',
     deferred: true,
     shown: (plugins) => Boolean(plugins?.graph?.length),
-    component: defineAsyncComponent(() => import('../../components/dashboard/OperatorPrecisionCard.vue')),
+    component: defineAsyncComponent(() => import('@/components/dashboard/OperatorPrecisionCard.vue')),
   },
 ]
