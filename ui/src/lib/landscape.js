@@ -177,12 +177,19 @@ export function isolineOption(landscape, settings = DEFAULT_SETTINGS, labels = {
     lineStyle: { width: 1.5, color: colorAt(settings.colors, (level - grid.min) / span) },
   }))
   return {
+    ...mapFrame(grid, settings, labels),
+    series: [gridPointsSeries(grid), ...lines, ...trackSeries2d(trackPoints(landscape.path), settings, labels)],
+  }
+}
+
+// What the isoline and topographic maps share: the plot box, axes, tooltip and colour legend.
+function mapFrame(grid, settings, labels) {
+  return {
     animation: false,
     grid: { left: 56, right: 90, top: 20, bottom: 36 },
     tooltip: { trigger: 'item' },
     ...axes2d(grid),
     visualMap: legendMap(grid, settings, labels.loss || 'loss'),
-    series: [gridPointsSeries(grid), ...lines, ...trackSeries2d(trackPoints(landscape.path), settings, labels)],
   }
 }
 
@@ -202,11 +209,7 @@ export function topographicOption(landscape, settings = DEFAULT_SETTINGS, labels
     color: colorAt(settings.colors, (level - grid.min) / span),
   }))
   return {
-    animation: false,
-    grid: { left: 56, right: 90, top: 20, bottom: 36 },
-    tooltip: { trigger: 'item' },
-    ...axes2d(grid),
-    visualMap: legendMap(grid, settings, labels.loss || 'loss'),
+    ...mapFrame(grid, settings, labels),
     series: [
       gridPointsSeries(grid),
       {
@@ -305,6 +308,7 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
   const grids = list.map((item) => landscapeGrid(item.points))
   const min = Math.min(...grids.map((grid) => grid.min))
   const max = Math.max(...grids.map((grid) => grid.max))
+  /** @type {object[]} */
   const series = list.map((item, index) => surfaceSeries(item, settings, `surface-${index}`, item.train_id || ''))
   const track = list.length === 1 ? trackPoints(list[0].path) : []
   if (track.length) {

@@ -1,6 +1,11 @@
 // The step selection beside the loss landscape: the training's loss curve with the chosen
 // interval shaded. An interval is numbered in the landscape's unit (epochs or steps).
 
+/** The id of the chosen interval: `asked` (the URL's) when the job has it, else the first one's. */
+export function chosenInterval(intervals, asked) {
+  return intervals.some((item) => item.id === asked) ? asked : intervals[0]?.id || ''
+}
+
 /** `[firstStep, lastStep]` covered by an interval `{value: [first, last]}`. */
 export function intervalSteps(interval, metadata) {
   if (!interval) return null

@@ -10,9 +10,9 @@ import {
   surfaceOption,
   topographicOption,
   trackPoints,
-} from '../../src/lib/landscape.js'
-import { intervalSteps, lossCurveOption } from '../../src/lib/landscapeSteps.js'
-import { chosenLandscapeRuns, landscapesByRun } from '../../src/lib/compareLandscapes.js'
+} from '@/lib/landscape.js'
+import { chosenInterval, intervalSteps, lossCurveOption } from '@/lib/landscapeSteps.js'
+import { chosenLandscapeRuns, landscapesByRun } from '@/lib/compareLandscapes.js'
 
 // A bowl: z = x² + y² on a 5 x 5 grid from -1 to 1, its minimum in the middle.
 const AXIS = [-1, -0.5, 0, 0.5, 1]
@@ -150,6 +150,17 @@ describe('landscape options', () => {
 })
 
 describe('step selection and comparison', () => {
+  it("chooses the URL's interval when the job has it, else the first", () => {
+    const intervals = [
+      { id: 'a', value: [1, 4] },
+      { id: 'b', value: [5, 8] },
+    ]
+    expect(chosenInterval(intervals, 'b')).toBe('b')
+    expect(chosenInterval(intervals, 'gone')).toBe('a')
+    expect(chosenInterval(intervals, undefined)).toBe('a')
+    expect(chosenInterval([], 'b')).toBe('')
+  })
+
   it('turns an epoch interval into steps', () => {
     expect(intervalSteps({ value: [1, 4] }, { unit: 'epoch', step_per_epoch: 30 })).toEqual([0, 120])
     expect(intervalSteps({ value: [10, 20] }, { unit: 'step' })).toEqual([10, 20])

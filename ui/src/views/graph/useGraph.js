@@ -1,13 +1,15 @@
 import { computed, ref, shallowRef } from 'vue'
-import { fetchGraphLevel, fetchNodePath } from '../../api/graphs.js'
-import { isCancel } from '../../api/http.js'
-import { layoutGraph } from '../../lib/elkLayout.js'
-import { ancestors, elkGraph, flattenLayout, isScope, pathLevels } from '../../lib/graphModel.js'
+import { fetchGraphLevel, fetchNodePath } from '@/api/graphs.js'
+import { isCancel } from '@/api/http.js'
+import { useLatestCall } from '@/composables/latestCall.js'
+import { layoutGraph } from '@/lib/elkLayout.js'
+import { ancestors, elkGraph, flattenLayout, isScope, pathLevels } from '@/lib/graphModel.js'
 
 /**
  * The drawn state of one graph file (`trainId`, `tag` refs; `mode` ref 'normal' or 'optimize'): the levels fetched, the expanded
  * scopes and their layout (ELK, in a worker). `toggle(scope)` expands or collapses a scope,
- * `reveal(name)` expands every scope above a node, `open()` starts over at the top level.
+ * `reveal(name)` expands every scope above a node, `open()` starts over at the top level; answers
+ * for a graph opened before, or after the page is gone, never land.
  */
 export function useGraph(trainId, tag, mode = { value: 'normal' }) {
   const levels = shallowRef(new Map())
@@ -15,7 +17,8 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
   const layout = shallowRef({ nodes: [], edges: [], width: 0, height: 0 })
   const loading = ref(false)
   const error = ref(null)
-  let generation = 0
+  const latest = useLatestCall()
+  let session = latest.begin() // the graph open now: toggles and reveals work on it
 
   const nodes = computed(() => {
     const all = new Map()
@@ -23,48 +26,49 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
     return all
   })
 
-  async function relayout(gen) {
+  async function relayout(call) {
     const result = await layoutGraph(elkGraph(levels.value, expanded.value))
-    if (gen === generation) layout.value = flattenLayout(result)
+    if (call.current) layout.value = flattenLayout(result)
   }
 
   async function run(task) {
-    const gen = generation
+    const call = session
     loading.value = true
     try {
-      await task(gen)
-      if (gen === generation) await relayout(gen)
+      await task(call)
+      if (call.current) await relayout(call)
       error.value = null
     } catch (err) {
-      if (!isCancel(err) && gen === generation) error.value = err
+      if (!isCancel(err) && call.current) error.value = err
     } finally {
-      if (gen === generation) loading.value = false
+      if (call.current) loading.value = false
     }
   }
 
-  async function ensureLevel(scope, gen) {
+  async function ensureLevel(scope, call) {
     if (levels.value.has(scope)) return
     const answer = await fetchGraphLevel(trainId.value, tag.value, mode.value, scope)
-    if (gen !== generation) return
+    if (!call.current) return
     levels.value = new Map(levels.value).set(scope, answer?.nodes || [])
   }
 
   function open() {
-    generation += 1
+    session = latest.begin()
     levels.value = new Map()
     expanded.value = new Set()
     layout.value = { nodes: [], edges: [], width: 0, height: 0 }
     if (!trainId.value || !tag.value) return Promise.resolve()
-    return run((gen) => ensureLevel('', gen))
+    return run((call) => ensureLevel('', call))
   }
 
   function toggle(scope) {
-    return run(async (gen) => {
+    return run(async (call) => {
       const next = new Set(expanded.value)
       if (next.has(scope)) {
         for (const name of next) if (name === scope || name.startsWith(`${scope}/`)) next.delete(name)
       } else {
-        await ensureLevel(scope, gen)
+        await ensureLevel(scope, call)
+        if (!call.current) return
         next.add(scope)
       }
       expanded.value = next
@@ -72,11 +76,11 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
   }
 
   function reveal(name) {
-    return run(async (gen) => {
+    return run(async (call) => {
       const scopes = ancestors(name)
       if (scopes.some((scope) => !levels.value.has(scope))) {
         const answer = await fetchNodePath(trainId.value, tag.value, mode.value, name)
-        if (gen !== generation) return
+        if (!call.current) return
         const merged = new Map(levels.value)
         for (const [scope, list] of pathLevels(answer)) if (!merged.has(scope)) merged.set(scope, list)
         levels.value = merged

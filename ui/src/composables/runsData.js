@@ -1,0 +1,153 @@
+import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch } from 'vue'
+import { fetchPlugins, fetchTrainJobs } from '@/api/datavisual.js'
+import { isCancel } from '@/api/http.js'
+import { CACHING_POLL_MS, LOADING_STATES, jobTagLists } from './jobData.js'
+import { useLatestCall } from './latestCall.js'
+import { usePoll, useRefresh } from './refresh.js'
+
+const MAX_LISTED_JOBS = 999
+// A training the server was just asked to load is looked at again this soon (a small one is read
+// by then); later looks come every CACHING_POLL_MS.
+const FIRST_LOOK_MS = 500
+
+/**
+ * A train-jobs item's cache status as far as reading the job goes: a job without event or graph
+ * files (lineage or profiler output only) has nothing for the server to load, so it counts as read.
+ */
+export function readStatus(item) {
+  if (!item) return 'NOT_IN_CACHE'
+  return item.summary_files > 0 || item.graph_files > 0 ? item.cache_status : 'CACHED'
+}
+
+/**
+ * The trainings of a comparison page, as useJobData is one job's: the list of trainings, and the
+ * tags per plugin of the chosen ones, read with `manual_update` so that the server loads those it
+ * has not read yet; re-read on every refresh (auto or manual), and polled while a chosen one is
+ * still loading, so the page draws each training as soon as it is read.
+ *
+ * `choose(allRuns)` names the chosen trainings among the listed ones (it may read the route);
+ * `listed(item)` keeps a train-jobs item in the list (default: all). One round (the first load, a
+ * refresh, `reload()`) sends the list, then `plugins` once for each chosen training the server has
+ * not read (with `touch`, for every chosen one: it also marks them as used, so the server keeps
+ * them); choosing another training reads only its tags; a poll reads the loading trainings' own
+ * train-jobs items.
+ * `revision` increases whenever the chosen trainings' data may have moved: a page re-reads their
+ * data then, for `readRuns`, the chosen trainings the server holds (being read, or read); a
+ * training it has not started to read has nothing to show yet.
+ *
+ * Returns `{allRuns, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf, reload}`.
+ */
+export function useRunsData(choose, { listed = () => true, touch = false } = {}) {
+  const allRuns = shallowRef([])
+  const states = shallowRef({}) // run -> {status, plugins}
+  const revision = ref(0)
+  const loaded = ref(false)
+  const error = ref(null)
+
+  const runs = computed(() => choose(allRuns.value))
+  const statusOf = (run) => states.value[run]?.status
+  const isLoading = (run) => LOADING_STATES.includes(statusOf(run) || 'NOT_IN_CACHE')
+  const loading = computed(() => runs.value.some(isLoading))
+  const readRuns = computed(() => runs.value.filter((run) => statusOf(run) && statusOf(run) !== 'NOT_IN_CACHE'))
+  const tagsOf = (run, plugin) => {
+    const tags = states.value[run]?.plugins?.[plugin]
+    return Array.isArray(tags) ? tags : []
+  }
+
+  const latest = useLatestCall()
+  let round = null // the newest round's call: tags read for it land while it is current
+  let items = new Map() // train id -> its item in the newest list
+  let asked = new Set() // trainings whose tags the newest round reads or has read
+  let disposed = false
+  const firstLook = usePoll(() => poll(), FIRST_LOOK_MS)
+  const nextLook = usePoll(() => poll(), CACHING_POLL_MS)
+
+  function land(next, soon) {
+    states.value = { ...states.value, ...next }
+    revision.value += 1
+    firstLook.stop()
+    nextLook.stop()
+    if (runs.value.some(isLoading)) (soon ? firstLook : nextLook).schedule()
+  }
+
+  async function readTags(call, wanted) {
+    const fresh = wanted.filter((run) => !asked.has(run))
+    if (!fresh.length) return
+    for (const run of fresh) asked.add(run)
+    const statuses = fresh.map((run) => readStatus(items.get(run)))
+    const answers = await Promise.all(
+      fresh.map((run, index) =>
+        touch || statuses[index] === 'NOT_IN_CACHE' ? fetchPlugins(run, { manualUpdate: true }) : null,
+      ),
+    )
+    if (!call.current) return
+    const next = {}
+    fresh.forEach((run, index) => {
+      const item = items.get(run)
+      next[run] = { status: statuses[index], plugins: jobTagLists(item, answers[index] || item) }
+    })
+    // Trainings the server was just asked to load get a first look soon.
+    land(next, statuses.includes('NOT_IN_CACHE'))
+  }
+
+  function report(call, err) {
+    if (call.current && !isCancel(err)) error.value = err
+  }
+
+  async function reload({ silent = false } = {}) {
+    if (disposed || (silent && latest.busy)) return
+    firstLook.stop()
+    nextLook.stop()
+    const call = latest.begin()
+    round = call
+    asked = new Set()
+    try {
+      const body = await fetchTrainJobs({ offset: 0, limit: MAX_LISTED_JOBS })
+      if (!call.current) return
+      const list = (Array.isArray(body?.train_jobs) ? body.train_jobs : []).filter(listed)
+      items = new Map(list.map((item) => [item.train_id, item]))
+      const ids = list.map((item) => item.train_id)
+      if (ids.join('\n') !== allRuns.value.join('\n')) allRuns.value = ids
+      await readTags(call, runs.value)
+      if (!call.current) return
+      error.value = null
+      loaded.value = true
+    } catch (err) {
+      report(call, err)
+    } finally {
+      call.end()
+    }
+  }
+
+  async function poll() {
+    const call = round
+    const waiting = runs.value.filter(isLoading)
+    if (disposed || !call?.current || latest.busy || !waiting.length) return
+    try {
+      const answers = await Promise.all(waiting.map((run) => fetchTrainJobs({ offset: 0, limit: 1, trainId: run })))
+      if (!call.current) return
+      const next = {}
+      waiting.forEach((run, index) => {
+        const item = answers[index]?.train_jobs?.[0]
+        if (item) next[run] = { status: readStatus(item), plugins: jobTagLists(item, item) }
+      })
+      land(next, false)
+    } catch (err) {
+      report(call, err)
+    }
+  }
+
+  // Another choice reads the tags of the trainings this round has not read yet (none when the
+  // round's own list changed the choice: the round reads those itself).
+  watch(
+    () => runs.value.join('\n'),
+    () => round?.current && readTags(round, runs.value).catch((err) => report(round, err)),
+  )
+
+  reload()
+  useRefresh(() => reload({ silent: true }))
+
+  if (getCurrentScope()) onScopeDispose(() => (disposed = true))
+
+  return { allRuns, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf, reload }
+}
