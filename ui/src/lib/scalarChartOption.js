@@ -69,6 +69,7 @@ export function tooltipHtml(rows, labels, { smoothing }) {
   return `<table class="mi-tooltip-table"><thead><tr>${head.map((item) => `<th>${escapeHtml(item)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`
 }
 
+/** @param {{index: number, count: number, logY: boolean, range?: number[] | null, name: string, color?: string}} axis */
 function yAxisOption({ index, count, logY, range, name, color }) {
   return {
     type: logY ? 'log' : 'value',
@@ -161,6 +162,9 @@ function thresholdSeries(line, index, threshold, logY) {
 /**
  * @param {object} params
  * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null, color?:string}>} params.lines
+ * @param {number} [params.smoothing] the smoothing weight, 0..1
+ * @param {string} [params.xAxis] 'step', 'relative' or 'absolute'
+ * @param {boolean} [params.logY]
  * @param {{x?: number[]|null, y?: Array<number[]|null>}|null} params.zoom the current zoom window
  * @param {string[]} params.colors one colour per line (a line's own `color` wins)
  * @param {object} params.labels tooltip texts (run, tag, smoothed, value, step, relativeTime, absoluteTime, kind())
@@ -183,34 +187,25 @@ export function buildScalarOption({
     const color = lineColor(index)
     const name = sharedAxis ? run : tag
     const yAxisIndex = sharedAxis ? 0 : index
-    if (smoothing > 0) {
-      series.push({
-        id: `raw-${index}`,
-        type: 'line',
-        name,
-        yAxisIndex,
-        data: line.points.map((point) => [point.x, point.drawn]),
-        showSymbol: false,
-        connectNulls: false,
-        silent: true,
-        z: 1,
-        itemStyle: { color },
-        lineStyle: { color, width: 1, opacity: 0.28 },
-      })
-    }
-    series.push({
-      id: `smoothed-${index}`,
+    // `kind` names the series and the point's field it draws ('drawn' for the raw line).
+    const lineSeries = (kind, field, style) => ({
+      id: `${kind}-${index}`,
       type: 'line',
       name,
       yAxisIndex,
-      data: line.points.map((point) => [point.x, point.smoothed]),
+      data: line.points.map((point) => [point.x, point[field]]),
       showSymbol: false,
       connectNulls: false,
-      z: 2,
       itemStyle: { color },
-      lineStyle: { color, width: 1.5 },
-      markLine: nonFiniteMarkLine(line),
+      ...style,
     })
+    // While smoothing, the raw line stays faint under the smoothed one.
+    if (smoothing > 0) {
+      series.push(lineSeries('raw', 'drawn', { silent: true, z: 1, lineStyle: { color, width: 1, opacity: 0.28 } }))
+    }
+    series.push(
+      lineSeries('smoothed', 'smoothed', { z: 2, lineStyle: { color, width: 1.5 }, markLine: nonFiniteMarkLine(line) }),
+    )
     if (threshold) series.push(thresholdSeries(line, index, threshold, logY))
   })
   const count = sharedAxis ? 1 : lines.length
