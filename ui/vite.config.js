@@ -4,11 +4,14 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 import Components from 'unplugin-vue-components/vite'
 import { ElementPlusResolver } from 'unplugin-vue-components/resolvers'
 import { constants as zlib } from 'node:zlib'
+import { fileURLToPath } from 'node:url'
 
 // The built app is served by the Python server from mindinsight/ui/dist, possibly under a
 // --url-path-prefix, so every URL in the bundle is relative ('./static/...') and routing is by hash.
 export default defineConfig({
   base: './',
+  // `@/x` is ui/src/x (also in jsconfig.json's paths, for the type check and editors).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   plugins: [
     vue(),
     // Element Plus on demand: each <el-*> tag and v-loading in a template imports that component

@@ -1,30 +1,59 @@
-// /v1/mindinsight/datavisual/* (see shared spec rest-api.md §2-3).
+// /v1/mindinsight/datavisual/*: train jobs, plugins, scalars (routes in mindinsight/backend/api/).
 import { get, post } from './http.js'
 
-/** One page of train jobs; `offset` is the 0-based PAGE index, `limit` the page size. */
+/** @typedef {import('./http.js').RequestOptions} RequestOptions */
+
+/**
+ * One page of train jobs; `offset` is the 0-based PAGE index, `limit` the page size.
+ * @param {{offset?: number, limit?: number, trainId?: string}} [page]
+ * @param {RequestOptions} [options]
+ * @returns {Promise<import('./answers').ListTrainJobsAnswer>}
+ */
 export function fetchTrainJobs({ offset = 0, limit = 20, trainId } = {}, options) {
   return get('datavisual/train-jobs', { offset, limit, train_id: trainId }, options)
 }
 
-/** Tags per plugin of a job; manualUpdate=true also puts the job into the detail cache. */
+/**
+ * Tags per plugin of a job; manualUpdate=true also puts the job into the detail cache.
+ * @returns {Promise<import('./answers').PluginsAnswer>}
+ */
 export function fetchPlugins(trainId, { manualUpdate = false } = {}, options) {
   return get('datavisual/plugins', { train_id: trainId, manual_update: manualUpdate ? 'true' : 'false' }, options)
 }
 
+/** @returns {Promise<import('./answers').SingleJobAnswer>} */
 export function fetchSingleJob(trainId, pluginName, options) {
   return get('datavisual/single-job', { train_id: trainId, plugin_name: pluginName }, options)
 }
 
-/** `{metadatas: [{wall_time, step, value}]}` of one scalar tag. */
+/**
+ * `{metadatas: [{wall_time, step, value}]}` of one scalar tag.
+ * @returns {Promise<import('./answers').ScalarMetadataAnswer>}
+ */
 export function fetchScalarMetadata(trainId, tag, options) {
   return get('datavisual/scalar/metadata', { train_id: trainId, tag }, options)
 }
 
-/** Multi-run comparison: every (job, tag) pair that exists. */
-export function fetchScalars(trainIds, tags, options) {
-  return get('datavisual/scalars', { train_id: trainIds, tag: tags }, options)
-}
-
+/** @returns {Promise<import('./answers').TrainJobCachesAnswer>} */
 export function cacheTrainJobs(trainIds, options) {
   return post('datavisual/train-job-caches', { train_ids: trainIds }, undefined, options)
+}
+
+/**
+ * The kept steps of one tag of a per-tag kind whose route answers them as rows
+ * (`PerTagTopic.tag_steps` on the server): `{train_id, tag, <name>: [{wall_time, step, ...}]}`.
+ * `path` is the route below `datavisual/`, e.g. `'texts'`; the rows are under the answer's
+ * `name` key (the route's last path segment when not given).
+ * @template {Record<string, unknown>} Row
+ * @param {string} path
+ * @param {string} trainId
+ * @param {string} tag
+ * @param {{name?: string}} [answer]
+ * @param {RequestOptions} [options]
+ * @returns {Promise<Array<{wall_time: number, step: number} & Row>>}
+ */
+export async function fetchTagSteps(path, trainId, tag, { name = path.split('/').pop() } = {}, options) {
+  const body = await get(`datavisual/${path}`, { train_id: trainId, tag }, options)
+  const rows = body?.[name]
+  return Array.isArray(rows) ? rows : []
 }

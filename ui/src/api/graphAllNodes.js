@@ -2,7 +2,10 @@
 // its name scopes), as the reduced-precision operator page lists them.
 import { get } from './http.js'
 
-/** `{all_nodes_detail: [{name, type, attr, input, output, ...}]}` of graph tag `tag` (mode normal). */
+/**
+ * `{all_nodes_detail: [{name, type, attr, input, output, ...}]}` of graph tag `tag` (mode normal).
+ * @returns {Promise<import('./answers').GraphAllNodesAnswer>}
+ */
 export function fetchAllGraphNodes(trainId, tag, options) {
   return get('datavisual/graphs/nodes/all', { train_id: trainId, tag, mode: 'normal' }, options)
 }

@@ -1,5 +1,5 @@
-import { parseJsonLenient } from '../lib/json.js'
-import { serializeParams } from '../lib/params.js'
+import { parseJsonLenient } from '@/lib/json.js'
+import { serializeParams } from '@/lib/params.js'
 
 // The browser's fetch: the few things the app needs from an HTTP client (query strings, JSON,
 // cancellation, a timeout) are a few lines on top of it, and a client library would be a fifth
@@ -9,6 +9,12 @@ import { serializeParams } from '../lib/params.js'
 // --url-path-prefix (routing is by hash, the document path stays the app root).
 export const API_BASE = 'v1/mindinsight'
 export const TIMEOUT_MS = 30000
+
+/**
+ * What a caller may add to a request: its own `signal` replaces the page's, so the request
+ * outlives a route change.
+ * @typedef {{signal?: AbortSignal}} RequestOptions
+ */
 
 // Requests of the current page; cancelled when the route changes to another page.
 let pageController = new AbortController()
@@ -58,6 +64,13 @@ export function answerError(status, body) {
   return new ApiError('', { status })
 }
 
+/**
+ * The answer's parsed JSON (text when it is not JSON); an ApiError for any failure.
+ * @param {string} method
+ * @param {string} url below API_BASE
+ * @param {{params?: object, body?: unknown, signal?: AbortSignal}} [request]
+ * @returns {Promise<any>}
+ */
 async function request(method, url, { params, body, signal } = {}) {
   // The caller's signal replaces the page's: such a request outlives a route change on purpose.
   const signals = [signal || pageController.signal, AbortSignal.timeout(TIMEOUT_MS)]

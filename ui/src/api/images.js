@@ -1,8 +1,11 @@
 // GET /v1/mindinsight/datavisual/image/*: retained steps of an image tag and their encoded bytes.
 import { API_BASE, get } from './http.js'
-import { serializeParams } from '../lib/params.js'
+import { serializeParams } from '@/lib/params.js'
 
-/** `{metadatas: [{wall_time, step, width, height}]}` (at most 10 retained steps). */
+/**
+ * `{metadatas: [{wall_time, step, width, height}]}` (at most 10 retained steps).
+ * @returns {Promise<import('./answers').ImageMetadataAnswer>}
+ */
 export function fetchImageMetadata(trainId, tag, options) {
   return get('datavisual/image/metadata', { train_id: trainId, tag }, options)
 }

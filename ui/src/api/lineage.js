@@ -2,22 +2,34 @@
 // (POST optimizer/targets/search).
 import { post, put } from './http.js'
 
-/** Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`. */
+/**
+ * Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`.
+ * @returns {Promise<import('./answers').SearchLineagesAnswer>}
+ */
 export function searchLineages(lineageType, options) {
   return post('lineagemgr/lineages', { lineage_type: { in: [lineageType] } }, undefined, options)
 }
 
-/** Stores a job's tag (0..10, 0 clears it) and/or remark (at most 128 characters). */
+/**
+ * Stores a job's tag (0..10, 0 clears it) and/or remark (at most 128 characters).
+ * @returns {Promise<import('./answers').UpdateLineageAnswer>}
+ */
 export function updateLineageInfo(trainId, info) {
   return put('lineagemgr/lineages', info, { train_id: trainId })
 }
 
-/** How much each hyper-parameter matters for each metric: `{metadata, targets}`. */
+/**
+ * How much each hyper-parameter matters for each metric: `{metadata, targets}`.
+ * @returns {Promise<import('./answers').SearchOptimizerTargetsAnswer>}
+ */
 export function searchOptimizerTargets(options) {
   return post('optimizer/targets/search', {}, undefined, options)
 }
 
-/** One job's lineage answer (`object` holds at most that job). */
+/**
+ * One job's lineage answer (`object` holds at most that job).
+ * @returns {Promise<import('./answers').SearchLineagesAnswer>}
+ */
 export function fetchJobLineage(trainId, options) {
   return post('lineagemgr/lineages', { summary_dir: { in: [trainId] } }, undefined, options)
 }

@@ -6,6 +6,11 @@ import { get } from './http.js'
  * `{tensors: [{train_id, tag, values: [{wall_time, step, value: {dims, data_type, ...}}]}]}`.
  * `detail`: undefined (dims and type), 'stats', 'histogram', or 'data' (then `step` and `dims`,
  * e.g. '[0,:,:]', are required).
+ * @param {string} trainId
+ * @param {string} tag
+ * @param {{detail?: 'stats' | 'histogram' | 'data', step?: number | string, dims?: string}} [query]
+ * @param {import('./http.js').RequestOptions} [options]
+ * @returns {Promise<import('./answers').TensorValuesAnswer>}
  */
 export function fetchTensors(trainId, tag, { detail, step, dims } = {}, options) {
   return get('datavisual/tensors', { train_id: trainId, tag, detail, step, dims }, options)

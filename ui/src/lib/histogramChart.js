@@ -47,6 +47,7 @@ export function buildRidges(histograms) {
     const buckets = [...item.buckets].sort((a, b) => a[0] - b[0])
     const first = buckets[0]
     const last = buckets[buckets.length - 1]
+    /** @type {[number, number][]} */
     const points = [[Number(first[0]), 0]]
     for (const [left, width, count] of buckets) {
       points.push([Number(left) + Number(width) / 2, Number(count)])

@@ -27,6 +27,9 @@ function categories(column, rows) {
  * The ECharts option: `columns` are the displayed ones, `rows` those drawn; `colors` maps a row id
  * to its line colour (the tag colour when the row has one). A value missing in a row is drawn at
  * the bottom of a category axis as "-" and left out on a value axis.
+ * @param {any[]} columns
+ * @param {any[]} rows
+ * @param {{t?: (key: string) => string, lineColor?: string, colors?: Record<string, string>}} [options]
  */
 export function parallelOption(columns, rows, { t, lineColor = '#6c92fa', colors = {} } = {}) {
   const axes = columns.map((column, dim) => {

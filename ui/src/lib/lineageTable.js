@@ -29,7 +29,7 @@ export function sortRows(rows, sortKey, order, columns) {
     const va = valueOf(a)
     const vb = valueOf(b)
     // Missing values stay last in either order.
-    const missing = isMissing(va) - isMissing(vb)
+    const missing = Number(isMissing(va)) - Number(isMissing(vb))
     return missing || sign * compareValues(va, vb) || a.id.localeCompare(b.id)
   })
 }

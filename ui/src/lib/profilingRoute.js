@@ -4,6 +4,10 @@
 // every job while the app has no page at that path (`hasPage(path)` says whether it has).
 const PROFILER_PAGES = { gpu: '/profiling-gpu', cpu: '/profiling-cpu' }
 
+/**
+ * @param {import('@/api/answers').TrainJob | null | undefined} job
+ * @param {(path: string) => boolean} [hasPage]
+ */
 export function profilingRoute(job, hasPage = () => true) {
   if (!job?.profiler_dir) return null
   const path = PROFILER_PAGES[job.profiler_type] || '/profiling'

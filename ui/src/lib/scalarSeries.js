@@ -25,7 +25,7 @@ export function describeNonFinite(raw, hint) {
 }
 
 /**
- * @param {Array<{step:number, wall_time:number, value:any}>} metadatas
+ * @param {Array<{step:number, wall_time:number, value:any, non_finite?:string}>} metadatas
  * @returns {{data: Array<[number, number|null, number, string|null]>, invalid: Array<{step:number, kind:string}>, finiteCount: number}}
  *   `data` items are [step, value or null (gap), wall_time, kind of the dropped value or null], sorted by step.
  */

@@ -46,6 +46,8 @@ export function shapeTable(data, axes) {
 /**
  * A cell as text. Integers and booleans are shown as they are; floats with `accuracy` decimals, in
  * fixed notation (`category` 'value') or scientific notation ('science'). NaN/±Infinity by name.
+ * @param {unknown} value
+ * @param {{dataType?: string, category?: string, accuracy?: number}} [options]
  */
 export function formatCell(value, { dataType, category = 'value', accuracy = 5 } = {}) {
   if (value === null || value === undefined) return ''

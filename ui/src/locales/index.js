@@ -1,5 +1,5 @@
 import { createI18n } from 'vue-i18n'
-import { DEFAULT_LOCALE } from '../lib/preferences.js'
+import { DEFAULT_LOCALE } from '@/lib/preferences.js'
 import { byLocale } from './byLocale.js'
 import { messageCompiler } from './messageCompiler.js'
 

@@ -1,5 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
-import { cancelPageRequests } from '../api/http.js'
+import { cancelPageRequests } from '@/api/http.js'
 
 // Each page folder declares its own routes in `views/<page>/routes.js` (default export: an
 // array of route records), so adding a page touches only its folder.
@@ -8,7 +8,7 @@ const pageRoutes = Object.values(import.meta.glob('../views/*/routes.js', { eage
 export const routes = [
   { path: '/', redirect: '/summary-manage' },
   ...pageRoutes,
-  { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('../views/not-found/NotFound.vue') },
+  { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('@/views/not-found/NotFound.vue') },
 ]
 
 /**

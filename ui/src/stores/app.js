@@ -1,12 +1,5 @@
 import { defineStore } from 'pinia'
-import {
-  clampInterval,
-  loadAutoRefresh,
-  loadTheme,
-  saveAutoRefresh,
-  saveLocale,
-  saveTheme,
-} from '../lib/preferences.js'
+import { clampInterval, loadAutoRefresh, loadTheme, saveAutoRefresh, saveLocale, saveTheme } from '@/lib/preferences.js'
 
 const storage = typeof window !== 'undefined' ? window.localStorage : null
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressWithoutToken, dropTokenFromAddress } from '../../src/lib/addressToken.js'
+import { addressWithoutToken, dropTokenFromAddress } from '@/lib/addressToken.js'
 
 describe('the access token leaves the address bar', () => {
   it('drops ?token= and keeps the path, the other parameters and the hash route', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { assignColors, chosenRuns, MAX_RUNS, runsToQuery, tagUnion } from '../../src/lib/compareRuns.js'
-import { lineageDetailRows } from '../../src/lib/lineageDetails.js'
+import { assignColors, chosenRuns, MAX_RUNS, runsToQuery, tagUnion } from '@/lib/compareRuns.js'
+import { lineageDetailRows } from '@/lib/lineageDetails.js'
 
 const ALL = ['./a', './b', './c', './d', './e', './f', './g']
 

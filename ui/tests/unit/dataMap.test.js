@@ -9,7 +9,7 @@ import {
   paramRows,
   pipelineOption,
   treeData,
-} from '../../src/lib/dataMap.js'
+} from '@/lib/dataMap.js'
 
 // The shape of a `dataset_graph` answer (MindSpore 2.10's SummaryCollector on LeNet/MNIST).
 const GRAPH = {

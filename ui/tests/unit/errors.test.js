@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { messages as coreMessages } from '../../src/locales/index.js'
-import { messages as pageMessages } from '../../src/locales/pages.js'
-import { describeError, serverDetail } from '../../src/lib/errors.js'
+import { messages as coreMessages } from '@/locales/index.js'
+import { messages as pageMessages } from '@/locales/pages.js'
+import { describeError, serverDetail } from '@/lib/errors.js'
 
 // Every message: the first load's and the other pages' (loaded later in the app).
 const messages = Object.fromEntries(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatSignificant } from '../../src/lib/format.js'
+import { formatSignificant } from '@/lib/format.js'
 
 describe('formatSignificant', () => {
   it('shows at most 7 significant digits, plain between 1e-4 and 1e7', () => {

@@ -9,8 +9,8 @@ import {
   visibleAncestor,
   visibleEdges,
   visibleNodes,
-} from '../../src/lib/graphModel.js'
-import { searchMatches } from '../../src/lib/graphSearch.js'
+} from '@/lib/graphModel.js'
+import { searchMatches } from '@/lib/graphSearch.js'
 
 const edge = (type = 'data') => ({ shape: [[1]], edge_type: type })
 // Top: scope A (holding a1 and scope A/B holding b1), operator x fed by a1 and (control) by b1.

@@ -8,7 +8,7 @@ import {
   gradient,
   nearestRidge,
   ridgeY,
-} from '../../src/lib/histogramChart.js'
+} from '@/lib/histogramChart.js'
 
 // Two steps on one grid of three buckets [-1,0), [0,1), [1,2), given out of step order.
 const HISTOGRAMS = [

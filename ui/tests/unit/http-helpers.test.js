@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseJsonLenient, patchNonFiniteLiterals } from '../../src/lib/json.js'
-import { serializeParams } from '../../src/lib/params.js'
-import { formatAxisValue, formatValue, formatWallTime, summarizeSteps } from '../../src/lib/format.js'
-import { forEachLimit } from '../../src/lib/pool.js'
+import { parseJsonLenient, patchNonFiniteLiterals } from '@/lib/json.js'
+import { serializeParams } from '@/lib/params.js'
+import { formatAxisValue, formatValue, formatWallTime, summarizeSteps } from '@/lib/format.js'
+import { forEachLimit } from '@/lib/pool.js'
 
 describe('lenient JSON', () => {
   it('parses plain JSON unchanged', () => {
@@ -73,8 +73,8 @@ describe('error text', () => {
   const t = (key, values) => `${key}${values ? JSON.stringify(values) : ''}`
 
   it("prefers the server's error_msg, then network, HTTP status, generic", async () => {
-    const { describeError } = await import('../../src/lib/errors.js')
-    const { ApiError } = await import('../../src/api/http.js')
+    const { describeError } = await import('@/lib/errors.js')
+    const { ApiError } = await import('@/api/http.js')
     expect(describeError(new ApiError('Train job is not exist.', { code: '50545005', status: 400 }), t)).toBe(
       'Train job is not exist.',
     )

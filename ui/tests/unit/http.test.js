@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, cancelPageRequests, get, isCancel, post } from '../../src/api/http.js'
+import { ApiError, cancelPageRequests, get, isCancel, post } from '@/api/http.js'
 
 // fetch is the browser's; here it answers with real Response objects, and records the requests.
 function answering(respond) {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { toCsv, safeFileName } from '../../src/lib/csv.js'
+import { toCsv, safeFileName } from '@/lib/csv.js'
 import {
   datasetColumns,
   defaultColumnKeys,
   lineageRows,
   modelColumns,
   operatorParameters,
-} from '../../src/lib/lineageColumns.js'
-import { brushedIds, parallelOption } from '../../src/lib/lineageParallel.js'
-import { lineageCsv, pageRows, sortRows } from '../../src/lib/lineageTable.js'
-import { importanceOption, rankedParameters, scatterPoints } from '../../src/lib/lineageTargets.js'
-import { tagColors, TAG_COLORS } from '../../src/lib/lineageTags.js'
+} from '@/lib/lineageColumns.js'
+import { brushedIds, parallelOption } from '@/lib/lineageParallel.js'
+import { lineageCsv, pageRows, sortRows } from '@/lib/lineageTable.js'
+import { importanceOption, rankedParameters, scatterPoints } from '@/lib/lineageTargets.js'
+import { tagColors, TAG_COLORS } from '@/lib/lineageTags.js'
 
 const t = (key) => key.split('.').pop()
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { messages as coreMessages } from '../../src/locales/index.js'
-import { messages as pageMessages } from '../../src/locales/pages.js'
+import { messages as coreMessages } from '@/locales/index.js'
+import { messages as pageMessages } from '@/locales/pages.js'
 
 // Every message: the first load's and the other pages' (loaded later in the app).
 const messages = Object.fromEntries(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createAppI18n, loadPageMessages, messages as coreMessages } from '../../src/locales/index.js'
-import { messages as pageMessages } from '../../src/locales/pages.js'
-import { messageCompiler } from '../../src/locales/messageCompiler.js'
+import { createAppI18n, loadPageMessages, messages as coreMessages } from '@/locales/index.js'
+import { messages as pageMessages } from '@/locales/pages.js'
+import { messageCompiler } from '@/locales/messageCompiler.js'
 
 // Every message: the first load's and the other pages' (loaded later in the app).
 const messages = Object.fromEntries(

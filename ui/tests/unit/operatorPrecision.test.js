@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  attrText,
-  csvFileName,
-  edgeRows,
-  filterRows,
-  operatorRows,
-  operatorsCsv,
-} from '../../src/lib/operatorPrecision.js'
+import { attrText, csvFileName, edgeRows, filterRows, operatorRows, operatorsCsv } from '@/lib/operatorPrecision.js'
 
 const flag = (value) => ({ precision_flag: `dtype: DT_STRING\nstr_val: "${value}"\n` })
 const NODES = [

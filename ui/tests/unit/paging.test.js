@@ -8,7 +8,7 @@ import {
   pageRequest,
   rowNumber,
   savePaging,
-} from '../../src/lib/paging.js'
+} from '@/lib/paging.js'
 import { memoryStorage } from './storage.js'
 
 describe('train-job paging', () => {

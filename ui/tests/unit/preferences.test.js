@@ -9,7 +9,7 @@ import {
   saveAutoRefresh,
   saveLocale,
   saveTheme,
-} from '../../src/lib/preferences.js'
+} from '@/lib/preferences.js'
 import { brokenStorage, memoryStorage } from './storage.js'
 
 describe('language preference', () => {

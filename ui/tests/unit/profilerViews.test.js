@@ -8,7 +8,7 @@ import {
   typeRows,
   typesCsv,
   viewsOf,
-} from '../../src/lib/profilerViews.js'
+} from '@/lib/profilerViews.js'
 
 const cpu = viewsOf('cpu')
 

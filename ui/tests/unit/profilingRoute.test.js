@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { profilingRoute } from '../../src/lib/profilingRoute.js'
+import { profilingRoute } from '@/lib/profilingRoute.js'
 
 const JOB = { train_id: './run1', relative_path: './run1', profiler_dir: 'profiler', graph_mode: 'graph' }
 

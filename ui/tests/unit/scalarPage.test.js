@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clampSmoothing, smoothValues } from '../../src/lib/smoothing.js'
+import { clampSmoothing, smoothValues } from '@/lib/smoothing.js'
 import {
   describeThreshold,
   inThreshold,
@@ -8,11 +8,11 @@ import {
   saveThresholds,
   thresholdIntervals,
   thresholdSegments,
-} from '../../src/lib/scalarThreshold.js'
-import { exportFileName, exportRows, rowsToCsv, rowsToJson } from '../../src/lib/scalarExport.js'
-import { readScalarView, writeScalarView } from '../../src/lib/scalarView.js'
-import { buildScalarOption, prepareLine, tooltipHtml } from '../../src/lib/scalarChartOption.js'
-import { buildScalarSeries } from '../../src/lib/scalarSeries.js'
+} from '@/lib/scalarThreshold.js'
+import { exportFileName, exportRows, rowsToCsv, rowsToJson } from '@/lib/scalarExport.js'
+import { readScalarView, writeScalarView } from '@/lib/scalarView.js'
+import { buildScalarOption, prepareLine, tooltipHtml } from '@/lib/scalarChartOption.js'
+import { buildScalarSeries } from '@/lib/scalarSeries.js'
 import { memoryStorage } from './storage.js'
 
 const lt = (value) => ({ op: 'lt', value })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildScalarSeries, describeNonFinite, finiteValue, seriesSignature } from '../../src/lib/scalarSeries.js'
+import { buildScalarSeries, describeNonFinite, finiteValue, seriesSignature } from '@/lib/scalarSeries.js'
 
 describe('scalar series builder', () => {
   it('keeps finite values and turns NaN/Infinity (strings, numbers, null) into gaps', () => {

@@ -8,7 +8,7 @@ import {
   tagsToQuery,
   toggleVisible,
   visibleSelectionState,
-} from '../../src/lib/tagQuery.js'
+} from '@/lib/tagQuery.js'
 
 const TAGS = ['accuracy/scalar', 'custom_loss/scalar', 'fc3_out_mean/scalar', 'loss_op/scalar']
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultDims, dimsFit, parseDims, sliceIndices, TABLE_VALUE_LIMIT } from '../../src/lib/tensorDims.js'
+import { defaultDims, dimsFit, parseDims, sliceIndices, TABLE_VALUE_LIMIT } from '@/lib/tensorDims.js'
 
 describe('sliceIndices (Python slice semantics)', () => {
   it('selects like Python for positive, negative, open and stepped slices', () => {

@@ -7,9 +7,9 @@ import {
   maxAbs,
   shapeTable,
   summarizeStatistics,
-} from '../../src/lib/tensorTable.js'
-import { tensorHistograms } from '../../src/lib/tensorHistogram.js'
-import { pickStepIndex, sortBySteps } from '../../src/lib/stepSelection.js'
+} from '@/lib/tensorTable.js'
+import { tensorHistograms } from '@/lib/tensorHistogram.js'
+import { pickStepIndex, sortBySteps } from '@/lib/stepSelection.js'
 
 describe('shapeTable', () => {
   it('labels rows and columns with the tensor indices of a 2-D slice', () => {
