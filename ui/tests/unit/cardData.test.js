@@ -1,15 +1,7 @@
 import { effectScope, nextTick, reactive } from 'vue'
 import { describe, expect, it } from 'vitest'
-import { useCardData } from '../../src/composables/cardData.js'
-
-function deferred() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
+import { deferred } from './deferred.js'
+import { useCardData } from '@/composables/cardData.js'
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 

@@ -1,15 +1,7 @@
 import { effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
+import { deferred } from './deferred.js'
 import { useLatestCall } from '@/composables/latestCall.js'
-
-function deferred() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
 
 describe('useLatestCall', () => {
   it('lets only the newest of overlapping calls land', async () => {

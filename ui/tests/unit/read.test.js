@@ -1,9 +1,9 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { effectScope, nextTick, ref } from 'vue'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { useRead } from '../../src/composables/read.js'
-import { usePoll } from '../../src/composables/refresh.js'
-import { useAppStore } from '../../src/stores/app.js'
+import { useRead } from '@/composables/read.js'
+import { usePoll } from '@/composables/refresh.js'
+import { useAppStore } from '@/stores/app.js'
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 

@@ -1,15 +1,7 @@
 import { effectScope, nextTick, ref } from 'vue'
 import { describe, expect, it } from 'vitest'
-import { useTagData, useTagSteps } from '../../src/components/pertag/tagData.js'
-
-function deferred() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
+import { deferred } from './deferred.js'
+import { useTagData, useTagSteps } from '@/components/pertag/tagData.js'
 
 // Lets pending promise callbacks and watchers run.
 async function settle() {

@@ -1,6 +1,6 @@
 import { reactive, ref } from 'vue'
 import { describe, expect, it } from 'vitest'
-import { useTagSelection } from '../../src/composables/tagSelection.js'
+import { useTagSelection } from '@/composables/tagSelection.js'
 
 /** A tag multi-select over `tags` with `selected` chosen, its emits logged. */
 function selection(tags, selected, filter = '') {
