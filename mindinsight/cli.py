@@ -79,6 +79,45 @@ def _add_repeatable(parser: argparse.ArgumentParser, flag: str, parse, help: str
     )
 
 
+def add_start_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``start`` (also those of the notebook's ``%mindinsight``)."""
+    parser.add_argument("--summary-base-dir", help="directory holding the train jobs (default: current directory)")
+    parser.add_argument("--port", type=port_number, help="port to listen on (default: 8080)")
+    parser.add_argument("--workspace", help="directory for logs (default: ~/mindinsight)")
+    parser.add_argument(
+        "--reload-interval", type=reload_interval, help="seconds between reloads of the logs; 0 loads once (default: 3)"
+    )
+    parser.add_argument(
+        "--url-path-prefix",
+        type=url_path_prefix,
+        help="serve everything under this path, e.g. /mindinsight (default: none)",
+    )
+    parser.add_argument(
+        "--host", help="address to listen on (default: 127.0.0.1); beyond loopback every request needs the access token"
+    )
+    parser.add_argument(
+        "--token",
+        type=access_token,
+        help="access token every request must present (default: none on loopback, a random "
+        "one printed in the web address beyond loopback)",
+    )
+    _add_repeatable(
+        parser,
+        "--allowed-host",
+        allowed_host,
+        "a host name (or address) the server answers to besides loopback's, e.g. the one a "
+        "reverse proxy sends in Host; repeatable (on loopback only these and loopback names are "
+        "answered, against DNS rebinding)",
+    )
+    _add_repeatable(
+        parser,
+        "--trusted-origin",
+        trusted_origin,
+        "an origin (scheme://host[:port]) whose pages may change state, e.g. a reverse "
+        "proxy's public address; repeatable",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mindinsight",
@@ -92,41 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the dashboard server in the background",
         description="Start the MindInsight server; return once it answers.",
     )
-    start.add_argument("--summary-base-dir", help="directory holding the train jobs (default: current directory)")
-    start.add_argument("--port", type=port_number, help="port to listen on (default: 8080)")
-    start.add_argument("--workspace", help="directory for logs (default: ~/mindinsight)")
-    start.add_argument(
-        "--reload-interval", type=reload_interval, help="seconds between reloads of the logs; 0 loads once (default: 3)"
-    )
-    start.add_argument(
-        "--url-path-prefix",
-        type=url_path_prefix,
-        help="serve everything under this path, e.g. /mindinsight (default: none)",
-    )
-    start.add_argument(
-        "--host", help="address to listen on (default: 127.0.0.1); beyond loopback every request needs the access token"
-    )
-    start.add_argument(
-        "--token",
-        type=access_token,
-        help="access token every request must present (default: none on loopback, a random "
-        "one printed in the web address beyond loopback)",
-    )
-    _add_repeatable(
-        start,
-        "--allowed-host",
-        allowed_host,
-        "a host name (or address) the server answers to besides loopback's, e.g. the one a "
-        "reverse proxy sends in Host; repeatable (on loopback only these and loopback names are "
-        "answered, against DNS rebinding)",
-    )
-    _add_repeatable(
-        start,
-        "--trusted-origin",
-        trusted_origin,
-        "an origin (scheme://host[:port]) whose pages may change state, e.g. a reverse "
-        "proxy's public address; repeatable",
-    )
+    add_start_options(start)
 
     stop = commands.add_parser(
         "stop",
@@ -140,6 +145,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SETTING_NAMES = (
+    "summary_base_dir",
+    "port",
+    "workspace",
+    "reload_interval",
+    "url_path_prefix",
+    "host",
+    "token",
+    "allowed_hosts",
+    "trusted_origins",
+)
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings of parsed options: given options over ``MINDINSIGHT_*`` variables over defaults.
+
+    Raises ValueError for a malformed environment variable.
+    """
+    return Settings.from_env(**{name: getattr(args, name, None) for name in SETTING_NAMES})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
@@ -148,22 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        settings = Settings.from_env(
-            **{
-                name: getattr(args, name, None)
-                for name in (
-                    "summary_base_dir",
-                    "port",
-                    "workspace",
-                    "reload_interval",
-                    "url_path_prefix",
-                    "host",
-                    "token",
-                    "allowed_hosts",
-                    "trusted_origins",
-                )
-            }
-        )
+        settings = settings_of(args)
     except ValueError as exc:
         parser.error(f"a MINDINSIGHT_* environment variable is not valid: {exc}")
     if args.command == "start":
