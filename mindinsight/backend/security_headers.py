@@ -10,9 +10,12 @@ view chose its own caching (content-hashed static files, images) keeps its Cache
 """
 
 ALLOWED_METHODS = "GET, POST, PUT, DELETE"
+# Besides its own pages, pages served on loopback (any port) may frame the dashboard: Jupyter's
+# %mindinsight shows it in the notebook (mindinsight/notebook.py). Browsers that honour
+# frame-ancestors ignore X-Frame-Options then; CSP cannot name [::1], and http: covers https:.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-    "frame-src 'self'; frame-ancestors 'self'; script-src 'self' 'unsafe-eval'"
+    "frame-src 'self'; frame-ancestors 'self' http://localhost:* http://127.0.0.1:*; script-src 'self' 'unsafe-eval'"
 )
 FIXED_HEADERS = {
     "X-Frame-Options": "SAMEORIGIN",
