@@ -12,6 +12,7 @@ import argparse
 import filecmp
 import sys
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +26,9 @@ def generate(out_root: Path) -> list[Path]:
     from grpc_tools import protoc  # build-time dependency only
 
     sources = sorted(PROTO_DIR.glob("*.proto"))
-    args = ["protoc", f"-I{PACKAGE_PATH}={PROTO_DIR}", f"--python_out={out_root}"]
+    # protobuf's own messages (google/protobuf/struct.proto), which the hparams messages import
+    well_known = resources.files("grpc_tools") / "_proto"
+    args = ["protoc", f"-I{PACKAGE_PATH}={PROTO_DIR}", f"-I{well_known}", f"--python_out={out_root}"]
     args += [f"{PACKAGE_PATH}/{src.name}" for src in sources]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
