@@ -1,9 +1,11 @@
-"""File-name rules of summary directories (docs/FORMATS.md §2)."""
+"""File-name rules of summary directories (docs/FORMATS.md §2, §8)."""
 
 import re
 
 _SUMMARY_RE = re.compile(r"summary\.(?P<timestamp>\d+)")
 _PROFILER_MEMORY_PB_RE = re.compile(r"^memory_usage_\d+\.pb$")
+_TFEVENTS_MARK = "tfevents"
+_TFEVENTS_RE = re.compile(r"tfevents\.(?P<timestamp>\d+)")
 LINEAGE_SUFFIX = "_lineage"
 EXPLAIN_SUFFIX = "_explain"
 
@@ -15,8 +17,24 @@ def summary_timestamp(name: str) -> int | None:
 
 
 def is_summary_file(name: str) -> bool:
-    """Any file matching ``summary.<digits>`` (datavisual, lineage or explain)."""
-    return _SUMMARY_RE.search(name) is not None
+    """Any MindSpore file matching ``summary.<digits>`` (datavisual, lineage or explain)."""
+    return _SUMMARY_RE.search(name) is not None and not is_tfevents_file(name)
+
+
+def is_tfevents_file(name: str) -> bool:
+    """A TensorBoard event file: ``tfevents`` anywhere in the name, as TensorBoard decides."""
+    return _TFEVENTS_MARK in name
+
+
+def tfevents_timestamp(name: str) -> int | None:
+    """The creation time in a TensorBoard event file name (``events.out.tfevents.<secs>.<host>...``)."""
+    match = _TFEVENTS_RE.search(name)
+    return int(match.group("timestamp")) if match else None
+
+
+def sort_tfevents_files(names) -> list[str]:
+    """Order of TensorBoard event files in a directory: by name, as TensorBoard reads them."""
+    return sorted(names)
 
 
 def is_lineage_file(name: str) -> bool:

@@ -1,9 +1,11 @@
 """Find train jobs under the summary base dir.
 
 The base dir itself and its direct sub-directories are candidates; a candidate holding
-summary, lineage or ``.pb`` graph files is a train job with ``train_id`` = ``./`` or
-``./<name>``. Deeper directories are ignored, at most 999 jobs listed, and one scan reads at
-most ``limits.MAX_SCAN_COUNT`` entries of the base dir (the listing says when it stopped there).
+summary, lineage, ``.pb`` graph or TensorBoard event files is a train job with ``train_id`` =
+``./`` or ``./<name>``. Deeper directories are TensorBoard runs when they hold event files
+(``./<a>/<b>``, docs/FORMATS.md §8), and nothing else; at most 999 jobs are listed, one scan reads
+at most ``limits.MAX_SCAN_COUNT`` entries of the base dir (the listing says when it stopped there)
+and as many again below its sub-directories, breadth first, without following symlinks there.
 
 Nothing outside the base dir is ever opened: a symlink (a job dir or a file in one) is
 followed only when its real path lies inside the base dir's real path (the one rule of
@@ -38,6 +40,7 @@ class SummaryDirInfo:
     graph_files: int
     profiler_dir: str | None = None  # sub-directory name of the job's profiler output
     profiler_type: str = ""  # ascend / gpu / cpu when profiler_dir is set
+    tfevents_files: int = 0  # TensorBoard event files, also counted in summary_files
 
     @property
     def has_loadable_files(self) -> bool:
@@ -59,7 +62,7 @@ class JobFile:
 
 
 def _is_job_file(name: str) -> bool:
-    return naming.is_summary_file(name) or naming.is_graph_pb_file(name)
+    return naming.is_summary_file(name) or naming.is_graph_pb_file(name) or naming.is_tfevents_file(name)
 
 
 def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
@@ -99,19 +102,29 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
     return found
 
 
-def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDirInfo | None:
+def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool = False) -> SummaryDirInfo | None:
     """Facts of ``path`` as a train job, or None if it holds neither a qualifying file nor
-    profiler output (a profiler-only directory is listed, as the original does)."""
+    profiler output (a profiler-only directory is listed, as the original does). A ``nested``
+    directory (below the base dir's children) is a job only when it holds TensorBoard event files."""
     root = real_root(path) if root is None else root
     files = job_files(path, root)
     if files is None:
         return None
-    profiler = find_profiler_dir(path, root)
-    counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0}
+    if nested and not any(naming.is_tfevents_file(name) for name in files):
+        return None
+    profiler = None if nested else find_profiler_dir(path, root)
+    counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0, "tfevents": 0}
     newest_ts, create_time, update_time = -1, 0.0, 0.0
     for file in files.values():
         name = file.name
-        if naming.is_summary_file(name):
+        if naming.is_tfevents_file(name):
+            counts["summary"] += 1
+            counts["tfevents"] += 1
+            timestamp = naming.tfevents_timestamp(name) or 0
+            if timestamp > newest_ts:
+                newest_ts, create_time = timestamp, float(timestamp)
+            update_time = max(update_time, file.mtime)
+        elif naming.is_summary_file(name):
             if naming.is_explain_file(name):
                 counts["explain"] += 1
                 continue
@@ -143,6 +156,7 @@ def inspect_dir(path: str, train_id: str, root: str | None = None) -> SummaryDir
         counts["explain"],
         counts["graph"],
         *(profiler or (None, "")),
+        tfevents_files=counts["tfevents"],
     )
 
 
@@ -191,9 +205,47 @@ def scan_summary_dirs(base_dir: str, quiet: QuietDirs | None = None) -> DirScan:
             found.append(info)
         elif quiet is not None:
             quiet.remember(entry.path, stat)
+    room = limits.MAX_SUMMARY_DIR_COUNT - len(found)
+    found.extend(_nested_runs(base_dir, [entry for entry, _ in children], root, room))
     found.sort(key=lambda info: info.train_id)
     found.sort(key=lambda info: info.update_time, reverse=True)
     return DirScan(found, stopped_at)
+
+
+def _nested_runs(base_dir: str, children: list, root: str, room: int) -> list[SummaryDirInfo]:
+    """TensorBoard runs below the base dir's sub-directories ``children``, breadth first: at most
+    ``room`` of them, reading at most ``limits.MAX_SCAN_COUNT`` directory entries in all."""
+    runs: list[SummaryDirInfo] = []
+    budget = limits.MAX_SCAN_COUNT
+    level = [entry.path for entry in children]
+    while level and budget > 0 and len(runs) < room:
+        below = []
+        for path in level:
+            try:
+                entries = _first_entries(path, budget)
+            except OSError:
+                continue
+            budget -= len(entries)
+            below.extend(entry.path for entry in entries if _is_plain_dir(entry))
+            if budget <= 0:
+                break
+        for path in below:
+            if len(runs) >= room:
+                break
+            name = os.path.relpath(path, base_dir).replace(os.sep, "/")
+            info = inspect_dir(path, train_id_for(name), root, nested=True)
+            if info:
+                runs.append(info)
+        level = below
+    return runs
+
+
+def _is_plain_dir(entry) -> bool:
+    """A directory that is no symlink (nested runs are found without following links)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _first_entries(path: str, count: int) -> list:

@@ -46,6 +46,9 @@ class DecodedBatch:
     events: dict = field(default_factory=dict)  # plugin -> [(step, wall_time, sample)]
     undecodable: int = 0
     rejected: Counter = field(default_factory=Counter)  # (plugin, tag, reason) -> values dropped
+    # A restart announced in the batch (TensorBoard's SessionLog START): samples stored before
+    # it with a step at or after this one are stale.
+    purge_from: int | None = None
 
     def column_lists(self, plugin: PluginName, tag: str, names) -> dict:
         key = (plugin, tag)
@@ -137,15 +140,23 @@ def decode_segments(segments, fast: bool = True) -> DecodedBatch:
     With ``fast`` the scalar fast path decodes what it can; the result equals
     ``decode_payloads`` over the same payloads followed by ``finish``.
     """
-    batch = None
+    parts = []
     for segment in segments:
-        if fast:
-            part = _decode_segment(segment)
-        else:
-            part = decode_payloads(segment.payloads()).finish()
+        part = _decode_segment(segment) if fast else None
+        parts.append(part or decode_payloads(segment.payloads()).finish())
+    return merge_batches(parts)
+
+
+def merge_batches(parts) -> DecodedBatch:
+    """One finished batch of the finished ``parts`` (in record order). A part's ``purge_from``
+    drops the samples of the parts before it at or after that step, and stays for the stored ones."""
+    batch = None
+    for part in parts:
         if batch is None:
             batch = part
             continue
+        if part.purge_from is not None:
+            _drop_from(batch, part.purge_from)
         batch.undecodable += part.undecodable
         batch.rejected.update(part.rejected)
         for plugin, samples in part.events.items():
@@ -160,17 +171,43 @@ def decode_segments(segments, fast: bool = True) -> DecodedBatch:
     return batch or DecodedBatch()
 
 
-def _decode_segment(segment) -> DecodedBatch:
+def _drop_from(batch: DecodedBatch, step: int) -> None:
+    for key, columns in list(batch.series.items()):
+        keep = columns["step"] < step
+        if not keep.any():
+            del batch.series[key]
+        elif not keep.all():
+            batch.series[key] = {name: column[keep] for name, column in columns.items()}
+    batch.purge_from = step if batch.purge_from is None else min(batch.purge_from, step)
+
+
+def _decode_segment(segment) -> DecodedBatch | None:
+    return decode_segment_fast(segment, _decode_rest, fast_scalars.MINDSPORE_SCALAR_KEY, _SCALAR_SUFFIX)
+
+
+def _decode_rest(payloads, batch: DecodedBatch, records, first_seen) -> None:
+    _decode(payloads, batch, records, first_seen)
+    if batch.undecodable:
+        logger.warning("%d records could not be decoded as events", batch.undecodable)
+
+
+def decode_segment_fast(segment, decode_rest, scalar_key: int, tag_suffix: str, template_columns=None):
+    """The records of ``segment`` decoded by the scalar fast path (``fast_scalars``, floats keyed
+    ``scalar_key``, tags + ``tag_suffix``) and ``decode_rest`` for the others, merged as one full
+    parse would give them; None when no record has the fast path's shape.
+
+    ``decode_rest(payloads, batch, records, first_seen)`` is a full parse that also keeps each
+    value's record index (``_record`` lists) and each key's first (record, value position);
+    ``template_columns(records)`` gives further columns of the fast path's samples.
+    """
     buffer, offsets, lengths = segment.buffer, segment.offsets, segment.lengths
-    matches, handled = fast_scalars.match_segment(buffer, offsets, lengths)
+    matches, handled = fast_scalars.match_segment(buffer, offsets, lengths, scalar_key)
     if not matches:
-        return decode_payloads(segment.payloads()).finish()
+        return None
     batch = DecodedBatch()
     # pieces[key]: list of (record indices, columns) from templates and from the full parse
     pieces: dict = {}
     first_seen: dict = {}
-    for match in matches:
-        _template_pieces(match, pieces, first_seen)
     rest = np.flatnonzero(~handled)
     if rest.size:
         if segment.copies is not None:
@@ -181,15 +218,15 @@ def _decode_segment(segment) -> DecodedBatch:
                 buffer[start : start + size] for start, size in zip(offsets[rest].tolist(), lengths[rest].tolist())
             ]
         slow_seen: dict = {}
-        _decode(payloads, batch, rest.tolist(), slow_seen)
-        if batch.undecodable:
-            logger.warning("%d records could not be decoded as events", batch.undecodable)
+        decode_rest(payloads, batch, rest.tolist(), slow_seen)
         for key, lists in batch.series.items():
             records = np.asarray(lists.pop("_record"), dtype=np.int64)
             columns = {name: as_column(values) for name, values in lists.items()}
             pieces.setdefault(key, []).append((records, columns))
             first_seen[key] = min(first_seen.get(key, slow_seen[key]), slow_seen[key])
         batch.series = {}
+    for match in matches:  # after the rest, which tells template_columns what it needs
+        _template_pieces(match, pieces, first_seen, tag_suffix, template_columns)
     for key in sorted(pieces, key=first_seen.__getitem__):
         parts = pieces[key]
         if len(parts) == 1:
@@ -200,8 +237,8 @@ def _decode_segment(segment) -> DecodedBatch:
     return batch
 
 
-def _template_pieces(match, pieces: dict, first_seen: dict) -> None:
-    """Per-tag columns of the records one template decoded."""
+def _template_pieces(match, pieces: dict, first_seen: dict, tag_suffix: str, template_columns) -> None:
+    """Per-tag columns of the records one template decoded (a value named "" is not kept)."""
     template = match.template
     positions: dict = {}
     for position, tag in enumerate(template.tags):
@@ -210,7 +247,9 @@ def _template_pieces(match, pieces: dict, first_seen: dict) -> None:
     with np.errstate(invalid="ignore"):  # a signalling NaN is quieted, as the full parse does
         as_double = match.values.astype(np.float64)
     for tag, where in positions.items():
-        key = (PluginName.SCALAR, tag + _SCALAR_SUFFIX)
+        if not tag + tag_suffix:
+            continue
+        key = (PluginName.SCALAR, tag + tag_suffix)
         if len(where) == 1:
             values = as_double[:, where[0]]
             records, steps, wall_times = match.records, match.steps, match.wall_times
@@ -220,6 +259,9 @@ def _template_pieces(match, pieces: dict, first_seen: dict) -> None:
             records, steps, wall_times = (
                 np.repeat(column, repeat) for column in (match.records, match.steps, match.wall_times)
             )
-        pieces.setdefault(key, []).append((records, {"step": steps, "wall_time": wall_times, "value": values}))
+        columns = {"step": steps, "wall_time": wall_times, "value": values}
+        if template_columns is not None:
+            columns.update(template_columns(records))
+        pieces.setdefault(key, []).append((records, columns))
         seen = (first_record, where[0])
         first_seen[key] = min(first_seen.get(key, seen), seen)

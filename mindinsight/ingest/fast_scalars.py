@@ -9,6 +9,9 @@ that accepts only this shape::
     Summary = (1: value LEN)*
     Value   = 1: tag LEN (UTF-8)  3: scalar_value fixed32                         (nothing else)
 
+TensorBoard's scalar events (``proto/tensorboard_event.proto``) have the same shape with the
+float in field 2 (``simple_value``): the callers name the float's key (``SCALAR_KEYS``).
+
 All records of a chunk with the template's length are compared with it in one numpy pass:
 a record *matches* when every byte outside the variable fields (wall time, step, floats)
 equals the template's and its step varint keeps the template's byte count. Such a record
@@ -36,7 +39,8 @@ _KEY_STEP = 0x10  # field 2, wire type 0 (varint)
 _KEY_SUMMARY = 0x2A  # field 5, wire type 2 (length-delimited)
 _KEY_VALUE = 0x0A  # Summary field 1 (LEN)
 _KEY_TAG = 0x0A  # Value field 1 (LEN)
-_KEY_SCALAR = 0x1D  # Value field 3, wire type 5 (fixed32)
+MINDSPORE_SCALAR_KEY = 0x1D  # Value field 3 (scalar_value), wire type 5 (fixed32)
+TENSORBOARD_SCALAR_KEY = 0x15  # Value field 2 (simple_value), wire type 5 (fixed32)
 
 
 class RowBlock:
@@ -136,8 +140,9 @@ class ScalarTemplate:
         return steps, wall_times, values
 
 
-def parse_template(payload: bytes) -> ScalarTemplate | None:
-    """The template of ``payload`` if it has the scalar-event shape, else None."""
+def parse_template(payload: bytes, scalar_key: int = MINDSPORE_SCALAR_KEY) -> ScalarTemplate | None:
+    """The template of ``payload`` if it has the scalar-event shape (the float keyed
+    ``scalar_key``), else None."""
     end = len(payload)
     pos = 0
     wall_time = step = None
@@ -179,7 +184,7 @@ def parse_template(payload: bytes) -> ScalarTemplate | None:
         except UnicodeDecodeError:
             return None
         pos += size
-        if pos + 5 != value_end or payload[pos] != _KEY_SCALAR:
+        if pos + 5 != value_end or payload[pos] != scalar_key:
             return None
         floats.append(pos + 1)
         variable.append((pos + 1, 4))
@@ -223,7 +228,7 @@ class TemplateMatch:
     values: np.ndarray  # float32, records x tags
 
 
-def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
+def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray, scalar_key: int = MINDSPORE_SCALAR_KEY):
     """Decode what the fast path can; return ``(matches, handled bool per record)``."""
     count = offsets.size
     handled = np.zeros(count, dtype=bool)
@@ -236,7 +241,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
             continue
         indices = np.flatnonzero(inverse == group)
         start = int(offsets[indices[0]])
-        template = parse_template(buffer[start : start + length])
+        template = parse_template(buffer[start : start + length], scalar_key)
         if template is None:
             continue
         blocks = blocks_of(buffer, offsets[indices], length)
@@ -245,7 +250,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray):
             if attempt:
                 first = int(np.argmax(pending))
                 start = int(offsets[indices[first]])
-                template = parse_template(buffer[start : start + length])
+                template = parse_template(buffer[start : start + length], scalar_key)
                 if template is None:
                     break
             for first_row, block in blocks:

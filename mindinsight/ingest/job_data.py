@@ -55,6 +55,16 @@ class JobData:
                 break
         self._bytes[plugin] = sum(sizes.values())
 
+    def drop_from_step(self, step: int) -> None:
+        """A restarted training announced at ``step``: every tag drops its samples at or after it."""
+        with self.lock:
+            for (plugin, _tag), series in self._series.items():
+                before = series.nbytes
+                series.drop_from(step)
+                self._bytes[plugin] += series.nbytes - before
+            self.full_scalars.drop_from(step)
+            self.version += 1
+
     def payload_bytes(self, plugin: PluginName) -> int:
         """Payload bytes held by the tags of ``plugin`` (kinds bounded in bytes; else 0)."""
         with self.lock:

@@ -4,7 +4,9 @@ Each ``load`` call reads only bytes appended since the previous call (saved file
 in bounded chunks, and hands decoded values to the job's ``JobData`` in batches. Rules
 follow docs/FORMATS.md §5, with these decisions of ours:
 
-* summary files are read in timestamp order, resuming in the latest file;
+* summary files are read in timestamp order, resuming in the latest file; TensorBoard event
+  files (``*tfevents*``, docs/FORMATS.md §8) are a second series of their own, read in name
+  order the same way, so a directory may hold both and both may grow at once;
 * a partial record at the end of the newest file is the writer at work: it waits, and the
   job stays intact. A file that will not grow any more (a newer summary file exists, or it
   has been quiet for ``limits.DAMAGED_FILE_AGE_SECONDS``) is *final*: an incomplete end there
@@ -26,7 +28,8 @@ follow docs/FORMATS.md §5, with these decisions of ours:
 
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -41,6 +44,7 @@ from mindinsight.ingest.event_decoder import DecodedBatch, decode_segments
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.kinds import FILE_KINDS, KINDS
 from mindinsight.ingest.kinds.base import Kind
+from mindinsight.ingest.tb_decoder import TensorBoardDecoder
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +57,36 @@ class LoadResult:
     records: int = 0
     corrupt: int = 0
     done: bool = True  # nothing left to read right now
+
+
+@dataclass
+class EventFiles:
+    """One series of record files in a job dir, read one after the other, resuming in the newest:
+    which names belong to it, their reading order, the creation time a name carries (for restarts)
+    and how a chunk of its records is decoded (``decode(segments, fast)``)."""
+
+    matches: Callable[[str], bool]
+    order: Callable[[list], list]
+    timestamp: Callable[[str], int | None]
+    decode: Callable
+    current: str | None = None  # the file being read
+    reader: RecordReader | None = field(default=None, repr=False)
+
+    def names(self, files) -> list[str]:
+        return self.order([name for name in files if self.matches(name)])
+
+
+def event_file_series() -> tuple[EventFiles, ...]:
+    """The record-file series a job dir may hold: MindSpore summary files and TensorBoard event files."""
+    return (
+        EventFiles(naming.is_datavisual_file, naming.sort_summary_files, naming.summary_timestamp, decode_segments),
+        EventFiles(
+            naming.is_tfevents_file,
+            naming.sort_tfevents_files,
+            naming.tfevents_timestamp,
+            TensorBoardDecoder().decode_segments,
+        ),
+    )
 
 
 class JobLoader:
@@ -81,8 +115,7 @@ class JobLoader:
 
     def _reset_state(self) -> None:
         self._seen_files: set[str] = set()
-        self._reader: RecordReader | None = None
-        self._current: str | None = None
+        self._series = event_file_series()
         self._finished: dict[str, tuple] = {}  # summary files read to their end: name -> (inode, size, mtime)
         self._newest_file_mtime: dict = {}  # kind reading files whole -> mtime of the newest one read
         self._lineage_marks: dict[str, tuple] = {}
@@ -113,10 +146,17 @@ class JobLoader:
         self._load_lineage(files)
         for kind in FILE_KINDS:
             self._load_kind_files(kind, files)
-        if self._load_summaries(files, max_bytes, result):
-            logger.info("%s changed under the reader; reloading %s from scratch", self._current, self.job_dir)
-            self.reset()
-            return LoadResult(done=False)
+        budget = max_bytes
+        for series in self._series:
+            before = result.bytes_read
+            if self._load_summaries(series, files, budget, result):
+                logger.info("%s changed under the reader; reloading %s from scratch", series.current, self.job_dir)
+                self.reset()
+                return LoadResult(done=False)
+            budget -= result.bytes_read - before
+            if budget <= 0:
+                result.done = False
+                break
         return result
 
     def _on_disk_changed(self, files: dict[str, JobFile]) -> bool:
@@ -127,32 +167,34 @@ class JobLoader:
             file = files[name]
             if (file.inode, file.size, file.mtime_ns) != mark:
                 return True
+        currents = {series.current for series in self._series}
         for name, (_reason, mark) in self._unreadable.items():
             # A skipped file that changed (e.g. made readable) is read in its place, from scratch.
-            if name != self._current and not naming.is_lineage_file(name) and _listed_state(files[name]) != mark:
+            if name not in currents and not naming.is_lineage_file(name) and _listed_state(files[name]) != mark:
                 return True
-        if self._current is not None:
-            ordered = naming.sort_summary_files([name for name in files if naming.is_datavisual_file(name)])
-            if any(name not in self._seen_files for name in ordered[: ordered.index(self._current)]):
-                return True
+        for series in self._series:
+            if series.current is not None:
+                ordered = series.names(files)
+                if any(name not in self._seen_files for name in ordered[: ordered.index(series.current)]):
+                    return True
         return False
 
-    def _load_summaries(self, files: dict[str, JobFile], max_bytes: int, result: LoadResult) -> bool:
-        """Read summary files; True when the file being read was replaced (the caller resets)."""
-        ordered = naming.sort_summary_files([name for name in files if naming.is_datavisual_file(name)])
+    def _load_summaries(self, series: EventFiles, files: dict, max_bytes: int, result: LoadResult) -> bool:
+        """Read the files of one series; True when the file being read was replaced (the caller resets)."""
+        ordered = series.names(files)
         if not ordered:
             return False
         newest = ordered[-1]
-        if self._current is not None and self._current in ordered:
-            ordered = ordered[ordered.index(self._current) :]
+        if series.current is not None and series.current in ordered:
+            ordered = ordered[ordered.index(series.current) :]
         budget = max_bytes
         now = time.time()
         for name in ordered:
             file = files[name]
-            if name != self._current:
-                self._current = name
-                self._reader = RecordReader(file.path, verify_crc=self.verify_crc, root=self.root)
-            reader = self._reader
+            if name != series.current:
+                series.current = name
+                series.reader = RecordReader(file.path, verify_crc=self.verify_crc, root=self.root)
+            reader = series.reader
             final = name != newest or now - file.mtime > limits.DAMAGED_FILE_AGE_SECONDS
             listed = (file.inode, file.size, file.mtime_ns)
             if reader.offset < file.size or listed != (reader.inode, reader.file_size, reader.mtime_ns):
@@ -176,7 +218,7 @@ class JobLoader:
                 self.corrupt_records += batch.corrupt
                 if batch.corrupt:
                     logger.warning("%s: skipped %d damaged records", file.path, batch.corrupt)
-                self._store(decode_segments(batch.segments, self.fast_path), name)
+                self._store(series.decode(batch.segments, self.fast_path), series.timestamp(name) or 0, name)
                 budget -= consumed
                 if not batch.end_of_data or (budget <= 0 and name != newest):
                     result.done = False
@@ -186,10 +228,12 @@ class JobLoader:
             self._finished[name] = (reader.inode, reader.file_size, reader.mtime_ns)
         return False
 
-    def _store(self, batch: DecodedBatch, file_name: str) -> None:
-        file_ts = naming.summary_timestamp(file_name) or 0
+    def _store(self, batch: DecodedBatch, file_ts: int, file_name: str) -> None:
+        if batch.purge_from is not None:
+            self.data.drop_from_step(batch.purge_from)
         for (plugin, tag), columns in batch.series.items():
-            columns["file_ts"] = np.full(len(columns["step"]), file_ts, dtype=np.int64)
+            if "file_ts" not in columns:  # TensorBoard's decoder numbers sessions itself
+                columns["file_ts"] = np.full(len(columns["step"]), file_ts, dtype=np.int64)
             self.data.add_batch(plugin, tag, columns)
         for plugin, samples in batch.events.items():
             KINDS[plugin].events.store(self.data, file_name, samples, file_ts)

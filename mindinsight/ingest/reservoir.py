@@ -214,12 +214,22 @@ class Reservoir:
 
     def _purge(self, step: int, file_ts: int) -> None:
         """A restart at ``step``: drop equal steps, and larger steps from older files."""
+        self._drop(lambda part: (part["step"] == step) | ((part["step"] > step) & (part["file_ts"] < file_ts)))
+
+    def drop_from(self, step: int) -> None:
+        """A restart announced at ``step`` (TensorBoard's SessionLog START): drop every kept
+        sample at or after it."""
+        self._sorted_cache = None
+        self._drop(lambda part: part["step"] >= step)
+
+    def _drop(self, doomed) -> None:
+        """Drop the kept samples ``doomed(part)`` marks (a restart), keeping the largest step latest."""
         self._recent.clear()  # the new session's steps replace the old session's
         self._recent_bytes = 0
         self._listed.clear()
         kept_before = self._body["step"].size + self._latest["step"].size
         for part in (self._body, self._latest):
-            drop = (part["step"] == step) | ((part["step"] > step) & (part["file_ts"] < file_ts))
+            drop = doomed(part)
             if drop.any():
                 for n in part:
                     part[n] = part[n][~drop]

@@ -1,7 +1,8 @@
 """The one rule a train id follows, in one place.
 
 A train id names a job directory: ``./`` for the summary base dir itself, ``./<name>`` for one of
-its direct sub-directories. Every route that takes a train id checks it here; as the original
+its direct sub-directories, and ``./<a>/<b>...`` for a TensorBoard run deeper down (its path relative
+to the base dir, docs/FORMATS.md §8). Every route that takes a train id checks it here; as the original
 answered a bad one differently per route, the rule says *why* an id is refused
 (``TrainIdProblem``) and each route maps that to its documented error.
 """
@@ -10,7 +11,8 @@ from enum import Enum
 
 
 def train_id_for(name: str | None) -> str:
-    """The train id of the base dir's sub-directory ``name`` (None or "": the base dir)."""
+    """The train id of the base dir's sub-directory ``name``, a relative path with ``/``
+    (None or "": the base dir)."""
     return "./" if not name else "./" + name
 
 
@@ -40,8 +42,13 @@ def train_id_problem(train_id: str) -> TrainIdProblem | None:
 
 
 def is_valid_train_id(train_id: str) -> bool:
-    """Whether ``train_id`` follows the train-id rule (``train_id_problem``)."""
-    return train_id_problem(train_id) is None
+    """Whether ``train_id`` can name a listed job: it follows the one-level rule
+    (``train_id_problem``), or it is a nested run's ``./<a>/<b>...`` each of whose names would.
+    Routes of the original that take only one level (lineage, profiler) keep refusing nested ids."""
+    problem = train_id_problem(train_id)
+    if problem is not TrainIdProblem.NESTED:
+        return problem is None
+    return all(name and train_id_problem("./" + name) is None for name in train_id[2:].split("/"))
 
 
 # The problems that make an id no relative path of one level ("./" or "./<name>").

@@ -72,7 +72,8 @@ def test_job_count_limit(tmp_path, monkeypatch):
         ("./../etc", False),
         ("/etc", False),
         ("run1", False),
-        ("./a/b", False),
+        ("./a/b", True),  # a TensorBoard run below a child of the base dir (docs/FORMATS.md §8)
+        ("./a/", False),
         ("./..", False),
         ("./run\x00", False),
     ],

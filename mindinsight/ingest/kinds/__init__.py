@@ -5,7 +5,8 @@ optimized view); the registry finds them, so adding a kind is adding its module.
 follows ``conf.plugins.PluginName``, the one list of plugin names: a plugin without a kind, a
 kind without a plugin or a plugin declared twice stops the import.
 
-The event decoder finds a kind by its ``Summary.Value`` field (or ``Event`` field), the loader
+The event decoders find a kind by its ``Summary.Value`` field (or ``Event`` field, or for
+TensorBoard files its value field or tensor plugin name), the loader
 by the files it reads whole, the job data sizes reservoirs and tag limits from it.
 """
 
@@ -37,7 +38,23 @@ KINDS: dict[PluginName, Kind] = {plugin: _DECLARED[plugin] for plugin in PluginN
 BY_VALUE_FIELD: dict[str, Kind] = {kind.value_field: kind for kind in KINDS.values() if kind.value_field}
 # Event oneof field -> the kind whose samples are such whole fields.
 BY_EVENT_FIELD: dict[str, Kind] = {kind.events.field: kind for kind in KINDS.values() if kind.events}
+# TensorBoard: Summary.Value field, and tensor plugin name -> (the kind, its decode).
+_TB_KINDS = [kind for kind in KINDS.values() if kind.tensorboard]
+TB_BY_VALUE_FIELD: dict[str, tuple[Kind, object]] = {
+    name: (kind, decode) for kind in _TB_KINDS for name, decode in kind.tensorboard.fields.items()
+}
+TB_BY_TENSOR_PLUGIN: dict[str, tuple[Kind, object]] = {
+    name: (kind, decode) for kind in _TB_KINDS for name, decode in kind.tensorboard.plugins.items()
+}
 # Kinds whose samples are files of their own.
 FILE_KINDS: tuple[Kind, ...] = tuple(kind for kind in KINDS.values() if kind.files)
 
-__all__ = ["KINDS", "BY_VALUE_FIELD", "BY_EVENT_FIELD", "FILE_KINDS", "Kind"]
+__all__ = [
+    "KINDS",
+    "BY_VALUE_FIELD",
+    "BY_EVENT_FIELD",
+    "TB_BY_VALUE_FIELD",
+    "TB_BY_TENSOR_PLUGIN",
+    "FILE_KINDS",
+    "Kind",
+]

@@ -1,7 +1,7 @@
 """What every data kind declares: the contract the registry, decoder, loader and job data rely on."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +39,21 @@ class FileSamples:
 
 
 @dataclass(frozen=True)
+class TensorBoardValues:
+    """How a kind reads the ``Summary.Value``s of TensorBoard event files
+    (``proto/tensorboard_event.proto``); their tags are kept as written, with no plugin suffix.
+
+    ``fields`` maps a ``Value`` oneof field (``simple_value``, ``histo``, ``image``) to the decode
+    of such a value; ``plugins`` maps a ``SummaryMetadata`` plugin name (``scalars``, ...) to the
+    decode of a ``tensor`` value of that plugin (writers may send the metadata with a tag's first
+    value only: the decoder remembers it per tag). Each decode answers as ``Kind.decode`` does.
+    """
+
+    fields: Mapping[str, Callable] = field(default_factory=dict)
+    plugins: Mapping[str, Callable] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of per-tag data a train job can hold.
 
@@ -60,6 +75,7 @@ class Kind:
     decode: Callable | None = None
     events: EventSamples | None = None
     files: FileSamples | None = None
+    tensorboard: TensorBoardValues | None = None  # how TensorBoard event files carry the kind
     preferred_tags: frozenset = frozenset()  # listed first and never evicted by the tag limits
     bytes_per_tag: int = 0  # 0: no byte bound
     bytes_per_job: int = 0

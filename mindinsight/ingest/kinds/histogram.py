@@ -5,6 +5,11 @@ exact, finite JSON: a bucket count is clamped to 0..``limits.MAX_HISTOGRAM_BUCKE
 buckets of it still sum within int64), a bucket with a non-finite or huge edge is left out,
 and min / max are clamped to ``limits.MAX_HISTOGRAM_ABS_EDGE``. A histogram message over
 ``limits.MAX_SAMPLE_BYTES`` is dropped at ingest.
+
+TensorBoard files hold a ``HistogramProto`` (right edges and counts; the first bucket starts at
+``min`` and the last ends at ``max``, as TensorBoard reads it) or a ``[k, 3]`` tensor of the
+``histograms`` plugin (left, right, count). Both become the same sample; more buckets than the
+original accepts are merged into neighbours, keeping every count.
 """
 
 import numpy as np
@@ -12,7 +17,8 @@ import numpy as np
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
-from mindinsight.ingest.kinds.base import Kind, Rejected
+from mindinsight.format.tb_tensors import tensor_array
+from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.HISTOGRAM]
 
@@ -119,12 +125,65 @@ def decode(value):
     return HistogramSample.from_serialized(serialized), len(serialized)
 
 
+def histogram_from_edges(lefts, rights, counts, minimum: float, maximum: float) -> HistogramSample:
+    """A sample from bucket edges and counts (TensorBoard's forms), at most
+    ``limits.MAX_HISTOGRAM_INPUT_BUCKETS`` buckets: neighbours merge when there are more."""
+    table = np.column_stack((lefts, rights, counts)).astype(np.float64).reshape(-1, 3)
+    merge = -(-len(table) // limits.MAX_HISTOGRAM_INPUT_BUCKETS)  # ceiling
+    if merge > 1:
+        starts = np.arange(0, len(table), merge)
+        lasts = np.minimum(starts + merge, len(table)) - 1
+        table = np.column_stack((table[starts, 0], table[lasts, 1], np.add.reduceat(table[:, 2], starts)))
+    buckets = np.column_stack((table[:, 0], table[:, 1] - table[:, 0], table[:, 2]))
+    if buckets.size:
+        buckets = _sane_buckets(buckets)
+        buckets = buckets[np.argsort(buckets[:, 0], kind="stable")]
+    return HistogramSample(buckets, _sane_bound(minimum), _sane_bound(maximum))
+
+
+def _sized(sample: HistogramSample):
+    if sample.buckets.nbytes > _MAX_BYTES:
+        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+    return sample, sample.buckets.nbytes + 16
+
+
+def decode_histogram_proto(value):
+    """TensorBoard's ``HistogramProto``: bucket i spans (limit[i-1], limit[i]], the first from min."""
+    histo = value.histo
+    if histo.ByteSize() > _MAX_BYTES:
+        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+    counts = np.asarray(histo.bucket, dtype=np.float64)
+    limits_ = np.asarray(histo.bucket_limit, dtype=np.float64)
+    if counts.size != limits_.size:
+        return Rejected(f"{counts.size} bucket counts for {limits_.size} bucket limits")
+    if counts.size == 0:
+        return _sized(histogram_from_edges([], [], [], histo.min, histo.max))
+    lefts = np.concatenate(([histo.min], limits_[:-1]))
+    rights = np.concatenate((limits_[:-1], [histo.max]))
+    return _sized(histogram_from_edges(lefts, rights, counts, histo.min, histo.max))
+
+
+def decode_histogram_tensor(value):
+    """The ``histograms`` plugin's ``[k, 3]`` tensor of (left, right, count) rows."""
+    try:
+        table = tensor_array(value.tensor, _MAX_BYTES // 8)
+    except ValueError as error:
+        return Rejected(f"not a histogram: {error}")
+    if table.size == 0:
+        return _sized(histogram_from_edges([], [], [], 0.0, 0.0))
+    if table.ndim != 2 or table.shape[1] != 3:
+        return Rejected(f"a histogram tensor of shape {list(table.shape)}")
+    table = table.astype(np.float64)
+    return _sized(histogram_from_edges(table[:, 0], table[:, 1], table[:, 2], table[0, 0], table[-1, 1]))
+
+
 KIND = Kind(
     PluginName.HISTOGRAM,
     {"histogram": object, "nbytes": np.int64},
     limits.STEPS_PER_TAG[PluginName.HISTOGRAM],
     value_field="histogram",
     decode=decode,
+    tensorboard=TensorBoardValues({"histo": decode_histogram_proto}, {"histograms": decode_histogram_tensor}),
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.HISTOGRAM],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.HISTOGRAM],
 )

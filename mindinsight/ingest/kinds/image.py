@@ -4,13 +4,18 @@ An image over ``limits.MAX_SAMPLE_BYTES`` is dropped before its bytes are copied
 record; a negative width or height (no writer means it) is kept as 0, "unknown". The bytes
 kept per tag and per job are bounded, and a thinned-out image stays fetchable for a while
 (``limits.EVICTED_IMAGE_SECONDS``): a page lists the steps, then fetches them.
+
+TensorBoard files hold the same ``Summary.Image`` (field names shared, so ``decode`` reads both)
+or a string tensor of the ``images`` plugin, ``[width, height, image, ...]``: of several images
+of one step the first is kept.
 """
 
 import numpy as np
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.kinds.base import Kind, Rejected
+from mindinsight.format.tb_tensors import tensor_strings
+from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.IMAGE]
 
@@ -23,12 +28,26 @@ def decode(value):
     return max(image.width, 0), max(image.height, 0), encoded, len(encoded)
 
 
+def decode_image_tensor(value):
+    """The first image of the ``images`` plugin's ``[width, height, encoded...]`` strings."""
+    if value.tensor.ByteSize() > _MAX_BYTES:
+        return Rejected(f"image over {_MAX_BYTES} bytes")
+    try:
+        strings = tensor_strings(value.tensor)
+        width, height = int(strings[0]), int(strings[1])
+        encoded = strings[2]
+    except (ValueError, IndexError):
+        return None  # no image in it (a step may write none)
+    return max(width, 0), max(height, 0), encoded, len(encoded)
+
+
 KIND = Kind(
     PluginName.IMAGE,
     {"width": np.int32, "height": np.int32, "image": object, "nbytes": np.int64},
     limits.STEPS_PER_TAG[PluginName.IMAGE],
     value_field="image",
     decode=decode,
+    tensorboard=TensorBoardValues({"image": decode}, {"images": decode_image_tensor}),
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.IMAGE],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.IMAGE],
     evicted_seconds=limits.EVICTED_IMAGE_SECONDS,
