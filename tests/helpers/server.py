@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,7 @@ class Server:
     workspace: Path
     token: str = ""
     start_output: str = ""
+    stopped: bool = False
 
     @property
     def api(self) -> str:
@@ -116,6 +118,28 @@ class Server:
 
     def post(self, path: str, **kwargs) -> requests.Response:
         return requests.post(self.api + path, timeout=30, **self._with_token(kwargs))
+
+    def stop(self) -> None:
+        """``mindinsight stop`` now, for a test that watches what the pages do when it goes away."""
+        stopped = run_cli("stop", "--port", str(self.port), "--workspace", str(self.workspace))
+        if stopped.returncode != 0:
+            raise RuntimeError(f"mindinsight stop failed:\n{stopped.stdout}\n{stopped.stderr}")
+        self.stopped = True
+
+
+# Called with the server before ``running_server`` stops it at the end of its block: browser tests
+# take their pages off it first, so the pages' next polls do not fail on a server that is gone.
+_BEFORE_STOP: list[Callable[[Server], None]] = []
+
+
+@contextlib.contextmanager
+def before_each_stop(callback: Callable[[Server], None]):
+    """Within this block, ``callback(server)`` runs before any ``running_server`` block stops its server."""
+    _BEFORE_STOP.append(callback)
+    try:
+        yield
+    finally:
+        _BEFORE_STOP.remove(callback)
 
 
 @contextlib.contextmanager
@@ -175,6 +199,7 @@ def running_server(
     try:
         yield server
     finally:
-        stopped = run_cli("stop", "--port", str(port), "--workspace", str(workspace))
-        if stopped.returncode != 0:
-            raise RuntimeError(f"mindinsight stop failed:\n{stopped.stdout}\n{stopped.stderr}")
+        if not server.stopped:
+            for callback in list(_BEFORE_STOP):
+                callback(server)
+            server.stop()
