@@ -2,6 +2,7 @@
 // '' = the top level) and the set of expanded scopes give the visible nodes; every edge between
 // two nodes is drawn between their visible ancestors (a node inside a collapsed scope is drawn as
 // that scope). The ELK graph built here nests the nodes of expanded scopes in their scope's box.
+import { edgeLabel, labelSize } from './graphEdges.js'
 
 const SCOPE_TYPES = new Set(['name_scope', 'aggregation_scope'])
 
@@ -48,7 +49,10 @@ export function visibleAncestor(name, visible, expanded) {
   return null
 }
 
-/** Edges `{source, target, type}` between drawn nodes (collapsed scopes and leaves), deduplicated. */
+/**
+ * Edges `{source, target, type, tensors}` between drawn nodes (collapsed scopes and leaves),
+ * deduplicated; `tensors` are the recorded edges each one stands for (`{name, shape, dataType}`).
+ */
 export function visibleEdges(visible, expanded) {
   const edges = new Map()
   for (const [name, node] of visible) {
@@ -60,7 +64,8 @@ export function visibleEdges(visible, expanded) {
       if (name.startsWith(`${source}/`) || source.startsWith(`${name}/`)) continue
       const type = info?.edge_type === 'control' ? 'control' : 'data'
       const key = `${source}\n${name}\n${type}`
-      if (!edges.has(key)) edges.set(key, { id: `e${edges.size}`, source, target: name, type })
+      if (!edges.has(key)) edges.set(key, { id: `e${edges.size}`, source, target: name, type, tensors: [] })
+      edges.get(key).tensors.push({ name: input, shape: info?.shape ?? [], dataType: info?.data_type || '' })
     }
   }
   return [...edges.values()]
@@ -81,7 +86,11 @@ export function nodeSize(node) {
   return [Math.max(width, Math.min(260, label.length * 7 + 20)), height]
 }
 
-/** The ELK graph of what is visible: expanded scopes are compound nodes holding their level. */
+/**
+ * The ELK graph of what is visible: expanded scopes are compound nodes holding their level; each
+ * edge carries its label (lib/graphEdges.js), which ELK places beside it. The server's order of
+ * the nodes breaks cycles, so the top level reads Default, then Gradients, as recorded.
+ */
 export function elkGraph(levels, expanded) {
   const visible = visibleNodes(levels, expanded)
   const build = (scope) =>
@@ -105,21 +114,30 @@ export function elkGraph(levels, expanded) {
       'elk.layered.spacing.nodeNodeBetweenLayers': '36',
       'elk.spacing.nodeNode': '24',
       'elk.edgeRouting': 'POLYLINE',
+      'elk.edgeLabels.placement': 'CENTER',
+      'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     },
     children: build(''),
-    edges: visibleEdges(visible, expanded).map((edge) => ({
-      id: edge.id,
-      sources: [edge.source],
-      targets: [edge.target],
-      edgeType: edge.type,
-    })),
+    edges: visibleEdges(visible, expanded).map((edge) => {
+      const text = edgeLabel(edge.tensors)
+      return {
+        id: edge.id,
+        sources: [edge.source],
+        targets: [edge.target],
+        edgeType: edge.type,
+        tensors: edge.tensors,
+        labels: text ? [{ id: `${edge.id}-label`, text, ...labelSize(text) }] : [],
+      }
+    }),
   }
 }
 
 /**
  * The laid-out graph in absolute coordinates: `{nodes: [{id, x, y, width, height, expanded}],
- * edges: [{id, type, points}], width, height}`. ELK gives child positions relative to their parent
- * and edge points relative to the edge's container.
+ * edges: [{id, source, target, type, tensors, points, label: {text, x, y} | null}], width, height}`.
+ * ELK gives child positions relative to their parent, edge points and labels relative to the
+ * edge's container.
  */
 export function flattenLayout(result) {
   const nodes = []
@@ -148,7 +166,16 @@ export function flattenLayout(result) {
       ...(section.bendPoints || []),
       section.endPoint,
     ])
-    return { id: edge.id, type: edge.edgeType, points: points.map((point) => [ox + point.x, oy + point.y]) }
+    const label = edge.labels?.[0]
+    return {
+      id: edge.id,
+      source: edge.sources[0],
+      target: edge.targets[0],
+      type: edge.edgeType,
+      tensors: edge.tensors || [],
+      points: points.map((point) => [ox + point.x, oy + point.y]),
+      label: label ? { text: label.text, x: ox + (label.x || 0), y: oy + (label.y || 0) } : null,
+    }
   })
   return { nodes, edges, width: result.width || 0, height: result.height || 0 }
 }

@@ -86,8 +86,12 @@ describe('graph model', () => {
         {
           id: 'e0',
           container: 'A',
+          sources: ['A/a1'],
+          targets: ['A/b1'],
           edgeType: 'control',
+          tensors: [{ name: 'A/a1', shape: [[2]], dataType: 'DT_TENSOR[DT_INT32]' }],
           sections: [{ startPoint: { x: 1, y: 2 }, endPoint: { x: 3, y: 4 } }],
+          labels: [{ text: 'DT_TENSOR[DT_INT32] 2', x: 7, y: 8 }],
         },
       ],
     }
@@ -99,11 +103,15 @@ describe('graph model', () => {
     expect(layout.edges).toEqual([
       {
         id: 'e0',
+        source: 'A/a1',
+        target: 'A/b1',
         type: 'control',
+        tensors: [{ name: 'A/a1', shape: [[2]], dataType: 'DT_TENSOR[DT_INT32]' }],
         points: [
           [11, 22],
           [13, 24],
         ],
+        label: { text: 'DT_TENSOR[DT_INT32] 2', x: 17, y: 28 },
       },
     ])
   })
