@@ -8,7 +8,8 @@ import { ancestors, elkGraph, flattenLayout, isScope, pathLevels } from '@/lib/g
 /**
  * The drawn state of one graph file (`trainId`, `tag` refs; `mode` ref 'normal' or 'optimize'): the levels fetched, the expanded
  * scopes and their layout (ELK, in a worker). `toggle(scope)` expands or collapses a scope,
- * `reveal(name)` expands every scope above a node, `open()` starts over at the top level; answers
+ * `reveal(name)` expands every scope above a node, `open()` starts over at the top level,
+ * `children(scope)` gives the nodes under a scope (fetched once, for the scope tree); answers
  * for a graph opened before, or after the page is gone, never land.
  */
 export function useGraph(trainId, tag, mode = { value: 'normal' }) {
@@ -91,5 +92,12 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
     })
   }
 
-  return { levels, expanded, layout, nodes, loading, error, open, toggle, reveal }
+  /** The nodes directly under `scope` ('' = the top level), without drawing them. */
+  async function children(scope) {
+    const call = session
+    await ensureLevel(scope, call)
+    return call.current ? levels.value.get(scope) || [] : []
+  }
+
+  return { levels, expanded, layout, nodes, loading, error, open, toggle, reveal, children }
 }
