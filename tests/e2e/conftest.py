@@ -119,11 +119,12 @@ def new_page(browser):
 
     def leave(server):
         # A server a test started in its body stops before this fixture's teardown: its pages
-        # leave it first, or their next poll would fail and report a problem of the test's making.
+        # close first, or their next poll would fail and report a problem of the test's making.
+        # (Closed, not sent to about:blank: the tests' init scripts would run there, without storage.)
         for context in contexts:
             for open_page in context.pages:
                 if urlsplit(open_page.url).port == server.port:
-                    open_page.goto("about:blank")
+                    open_page.close()
 
     make.problems = problems
     with before_each_stop(leave):
