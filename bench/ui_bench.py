@@ -61,6 +61,7 @@ FIXTURE_JOBS = {
     "run2": "c_multi_runs/run2_momentum_lr0.005_bs16",
     "run3": "c_multi_runs/run3_adam_lr0.001_bs32",
     "resnet50": "h_resnet50_graph",
+    "a_lenet": "a_lenet_collector",
 }
 GRAPH_JOB = "./resnet50"
 GRAPH_SCOPE = "Default"
@@ -122,21 +123,35 @@ def make_fixture_base(base: str) -> tuple[str, str]:
     return base, "./b_summary_ops"
 
 
+def snapshot_app(into: str) -> str:
+    """A copy of the package with its built UI, to serve from: a rebuild of the UI or an edit in the
+    working tree during the run then changes nothing under the bench's feet. The import root."""
+    shutil.copytree(
+        os.path.join(ROOT, "mindinsight"),
+        os.path.join(into, "mindinsight"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    if not os.path.isfile(os.path.join(into, "mindinsight", "ui", "dist", "index.html")):
+        raise RuntimeError("the UI build vanished while it was copied (a rebuild?): run again")
+    return into
+
+
 class Server:
     """``mindinsight start`` on a free loopback port, ``mindinsight stop`` on exit."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, root: str = ROOT):
         from server_bench import free_port
 
-        self.base, self.port = base, free_port()
+        self.base, self.port, self.root = base, free_port(), root
         self.workspace = tempfile.mkdtemp(prefix="mi-ui-bench-")
-        self.env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
         self.url = f"http://127.0.0.1:{self.port}"
 
     def cli(self, *args):
         return subprocess.run(
             [sys.executable, "-m", "mindinsight.cli", *args, "--port", str(self.port), "--workspace", self.workspace],
             env=self.env,
+            cwd=self.root,  # `-m` imports from the working directory first: the snapshot's package
             capture_output=True,
             text=True,
             timeout=120,
@@ -332,27 +347,75 @@ def measure(server: Server, train_id: str, runs: int) -> list[tuple]:
     return rows
 
 
-def run(runs: int = 5, base: str | None = None, train_id: str | None = None) -> list[tuple]:
-    """Start a server over ``base`` (default: copies of the test fixtures) and measure; table rows."""
+def side_by_side(server: Server, base: str, runs: int, original: str | None) -> list[dict]:
+    """Every page's first drawing, ours and (with ``original``) MindInsight 2.3.1's, interleaved."""
+    import ui_side_by_side
+    from server_bench import free_port
+
+    jobs = sorted({page.job for page in ui_side_by_side.PAGES if page.job})
+    for job in jobs:
+        server.wait_until_cached(job)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            if original is None:
+                return ui_side_by_side.measure(browser, server.url, None, runs)
+            with ui_side_by_side.OriginalServer(original, base, free_port()) as old:
+                old.wait_until_cached(jobs)
+                return ui_side_by_side.measure(browser, server.url, old.url, runs)
+        finally:
+            browser.close()
+
+
+def run(
+    runs: int = 5, base: str | None = None, train_id: str | None = None, original: str | None = None
+) -> list[tuple]:
+    """Start a server over ``base`` (default: copies of the test fixtures) and measure; table rows.
+    With ``original`` (MindInsight 2.3.1's ``mindinsight`` script in its own venv) every page is
+    also measured beside the original's, over the same logs (ui_side_by_side.py)."""
+    import ui_side_by_side
+
+    rows, compared = measure_all(runs, base, train_id, original)
+    return rows + [ui_side_by_side.as_table_row(row) for row in compared]
+
+
+def measure_all(runs: int, base: str | None, train_id: str | None, original: str | None):
+    """Our own figures (table rows) and the page-by-page comparison (ui_side_by_side rows)."""
     if not os.path.isfile(DIST_INDEX):
         raise RuntimeError("the UI is not built: run `cd ui && npm ci && npm run build` first")
     if not os.path.isfile(CHROMIUM):
         raise RuntimeError(f"{CHROMIUM} is missing: apt-get install chromium")
+    if original is not None and not os.access(original, os.X_OK):
+        raise RuntimeError(f"--original {original}: no such executable")
     scratch = tempfile.mkdtemp(prefix="mi-ui-bench-logs-")
+    compared: list[dict] = []
+    fixtures = base is None
     try:
-        if base is None:
+        if fixtures:
             base, train_id = make_fixture_base(os.path.join(scratch, "base"))
-        with Server(base) as server:
+        with Server(base, snapshot_app(os.path.join(scratch, "app"))) as server:
             server.wait_until_cached(train_id)
             # Page loads are CPU-bound: on a busy machine every time figure grows with the load.
             print(f"  UI figures: load average before {load_average()}", flush=True)
             rows = measure(server, train_id, runs)
+            for label, detail, _, _ in rows:
+                print(f"  {label}: {detail}", flush=True)
+            if not fixtures:
+                print("  Page by page figures: only over the fixture logs (without --base)", flush=True)
+            elif original is None:
+                print(
+                    "  Side by side with MindInsight 2.3.1: not measured (give --original PATH to its"
+                    " `mindinsight` script, e.g. /work/orig-venv/bin/mindinsight); our pages alone:",
+                    flush=True,
+                )
+            else:
+                print(f"  Side by side with MindInsight 2.3.1 ({original}), interleaved:", flush=True)
+            if fixtures:
+                compared = side_by_side(server, base, runs, original)
             print(f"  UI figures: load average after {load_average()}", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    for label, detail, _, _ in rows:
-        print(f"  {label}: {detail}", flush=True)
-    return rows
+    return rows, compared
 
 
 def main(argv=None) -> int:
@@ -360,13 +423,22 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="cold visits per figure (the median is shown)")
     parser.add_argument("--base", help="summary base dir to serve (default: copies of tests/fixtures logs)")
     parser.add_argument("--train-id", default="./b_summary_ops", help="job whose dashboard is opened (with --base)")
+    parser.add_argument(
+        "--original",
+        help="MindInsight 2.3.1's `mindinsight` script (its own venv): measure every page beside it",
+    )
     args = parser.parse_args(argv)
-    rows = run(args.runs, args.base, args.train_id if args.base else None)
+    rows, compared = measure_all(args.runs, args.base, args.train_id if args.base else None, args.original)
     print()
     print("| figure | measured | target | met |")
     print("|---|---|---|---|")
     for label, detail, target, met in rows:
         print(f"| {label} | {detail} | {target} | {'n/a' if met is None else ('yes' if met else 'NO')} |")
+    if compared:
+        import ui_side_by_side
+
+        print()
+        print("\n".join(ui_side_by_side.markdown(compared)))
     return 0
 
 
