@@ -14,6 +14,10 @@ polling) before Flask runs; its asyncio worker with uvloop and the C HTTP parser
   moves on, i.e. until anything a query can see has changed; a ``reusable_pooled_answer`` one
   (its answer grows with its query) is computed in the thread pool, so no query can hold the
   loop for long;
+* an ``immutable_file`` view's 200 answer that says ``Cache-Control: ... immutable`` (a UI file
+  whose name carries its content hash) is kept per path, query and ``Accept-Encoding``, whatever
+  the data does; a conditional or range request still goes to Flask. A cold page load asks for
+  dozens of such files: each is then a dictionary lookup instead of a Flask request;
 * every other request (static files, request bodies, views that may block) runs in a thread
   pool through a2wsgi, as it would under a threaded WSGI server. Its body is read first, on the
   loop, bounded by ``limits.MAX_REQUEST_BODY_BYTES`` (``request_body.py``; 413 beyond).
@@ -48,7 +52,14 @@ from mindinsight.backend.access import (
     is_same_origin,
     trusted_origins,
 )
-from mindinsight.backend.view_marks import IN_MEMORY, REUSABLE, REUSABLE_POOLED, changes_state, mark_of
+from mindinsight.backend.view_marks import (
+    IMMUTABLE_FILE,
+    IN_MEMORY,
+    REUSABLE,
+    REUSABLE_POOLED,
+    changes_state,
+    mark_of,
+)
 from mindinsight.conf import limits
 from mindinsight.errors import (
     AccessTokenError,
@@ -58,6 +69,11 @@ from mindinsight.errors import (
     RequestBodyTooLargeError,
     UrlTooLongError,
 )
+
+# Requests whose answer depends on more than the URL and the accepted encodings.
+_CONDITIONAL_HEADERS = (b"if-none-match", b"if-modified-since", b"if-match", b"if-unmodified-since", b"range")
+# The generation of kept immutable answers: they stay valid whatever the data does.
+_FOREVER = -1
 
 # Bytes a query string may carry unquoted; anything else (non-ASCII) is percent-encoded so
 # the WSGI environ can hold it (werkzeug decodes both forms to the same value).
@@ -238,6 +254,9 @@ class ServingFront:
         if mark == IN_MEMORY:
             await self._send(send, self._run_inline(scope))
             return
+        if mark == IMMUTABLE_FILE:
+            await self._send(send, self._immutable_file(scope))
+            return
         key = (scope["path"], scope["query_string"])
         generation = self.generation()  # read before computing: a change meanwhile voids it
         answer = self.cache.get(key, generation)
@@ -250,13 +269,26 @@ class ServingFront:
                 self.cache.put(key, generation, answer)
         await self._send(send, answer)
 
+    def _immutable_file(self, scope) -> Answer:
+        """A kept answer of an ``immutable_file`` view, or Flask's (kept if it says immutable)."""
+        headers = dict(scope["headers"])
+        if any(name in headers for name in _CONDITIONAL_HEADERS):
+            return self._run_inline(scope)
+        key = (IMMUTABLE_FILE, scope["path"], scope["query_string"], headers.get(b"accept-encoding", b""))
+        answer = self.cache.get(key, _FOREVER)
+        if answer is None:
+            answer = self._run_inline(scope)
+            if answer.status == 200 and b"immutable" in dict(answer.headers).get(b"cache-control", b""):
+                self.cache.put(key, _FOREVER, answer)
+        return answer
+
     def _view_mark(self, path: str) -> str | None:
         try:
             endpoint, _ = self._routes.match(path, method="GET")
         except HTTPException:  # not found, wrong method, redirect: Flask answers in the pool
             return None
         mark = mark_of(self.flask_app.view_functions.get(endpoint))
-        return mark if mark in (IN_MEMORY, REUSABLE, REUSABLE_POOLED) else None
+        return mark if mark in (IN_MEMORY, REUSABLE, REUSABLE_POOLED, IMMUTABLE_FILE) else None
 
     async def _run_pooled(self, scope, receive, send) -> None:
         """Read the request body within its limit on the loop, then run Flask in the pool."""

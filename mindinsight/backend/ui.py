@@ -7,10 +7,11 @@ bundler's content hash (``static/<name>-<hash>.<ext>``) never change under that 
 browser may keep them for a year without asking again; ``index.html`` (which names the current
 hashes) is always revalidated.
 
-Hashed files are kept in memory once read and served on the event loop (``in_memory``): a
-page loads dozens of them at once, six at a time per connection limit, so each one's answer
-time adds up to when the page can draw. A thread hand-off and a file read per request cost
-several milliseconds each on a busy 2-core machine; a dictionary lookup does not.
+Hashed files are kept in memory once read and served on the event loop: a page loads dozens
+of them at once, six at a time per connection limit, so each one's answer time adds up to when
+the page can draw. A thread hand-off and a file read per request cost several milliseconds each
+on a busy 2-core machine; a dictionary lookup does not. Their answers are also kept whole by the
+ASGI front (``immutable_file``), so a cold page's files are sent without running Flask at all.
 """
 
 import hashlib
@@ -21,7 +22,7 @@ from pathlib import Path
 from flask import Blueprint, Response, redirect, request, send_file
 from werkzeug.security import safe_join
 
-from mindinsight.backend.view_marks import in_memory
+from mindinsight.backend.view_marks import immutable_file
 from mindinsight.errors import RouteNotFoundError
 from mindinsight.format.files import open_inside, real_root
 
@@ -113,7 +114,7 @@ def create_blueprint() -> Blueprint:
         return send_static(index_file, REVALIDATE)
 
     @blueprint.route("/static/<path:filename>")
-    @in_memory  # see the module docstring; other files are small and read from the page cache
+    @immutable_file  # see the module docstring; other files are small and read from the page cache
     def static_file(filename):
         # safe_join refuses paths that leave the static folder (.., absolute paths).
         joined = safe_join(str(STATIC_DIR), filename)

@@ -12,9 +12,10 @@ MARK_ATTRIBUTE = "mindinsight_serving"
 IN_MEMORY = "in_memory"
 REUSABLE = "reusable"
 REUSABLE_POOLED = "reusable_pooled"
+IMMUTABLE_FILE = "immutable_file"
 POOLED = "pooled"
-MARKS = (IN_MEMORY, REUSABLE, REUSABLE_POOLED, POOLED)
-ON_LOOP_MARKS = (IN_MEMORY, REUSABLE)  # computed on the event loop thread itself
+MARKS = (IN_MEMORY, REUSABLE, REUSABLE_POOLED, IMMUTABLE_FILE, POOLED)
+ON_LOOP_MARKS = (IN_MEMORY, REUSABLE, IMMUTABLE_FILE)  # computed on the event loop thread itself
 
 
 def in_memory(view):
@@ -34,6 +35,14 @@ def reusable_pooled_answer(view):
     """Like ``reusable_answer``, but computed in the thread pool (its work grows with the query);
     a kept answer is still served on the event loop."""
     setattr(view, MARK_ATTRIBUTE, REUSABLE_POOLED)
+    return view
+
+
+def immutable_file(view):
+    """Like ``in_memory``, and an answer of it that says ``Cache-Control: ... immutable`` (a file
+    whose name carries its content hash) never changes: the front keeps it per URL and accepted
+    encodings, whatever the data does."""
+    setattr(view, MARK_ATTRIBUTE, IMMUTABLE_FILE)
     return view
 
 

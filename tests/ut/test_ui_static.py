@@ -147,8 +147,9 @@ def test_a_hashed_file_missing_at_first_is_found_once_built(client, dist):
 
 
 def test_static_files_run_on_the_event_loop():
-    from mindinsight.backend.view_marks import IN_MEMORY, mark_of
+    from mindinsight.backend.view_marks import IMMUTABLE_FILE, ON_LOOP_MARKS, mark_of
 
     app = Flask(__name__, static_folder=None)
     app.register_blueprint(ui.create_blueprint())
-    assert mark_of(app.view_functions["ui.static_file"]) == IN_MEMORY
+    assert mark_of(app.view_functions["ui.static_file"]) == IMMUTABLE_FILE
+    assert IMMUTABLE_FILE in ON_LOOP_MARKS
