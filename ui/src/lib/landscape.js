@@ -3,6 +3,7 @@
 // d3-contour on the grid, refined by bilinear interpolation so the lines are smooth), each with
 // the training track (`path`) and its start and end marked.
 import { contours } from 'd3-contour'
+import { CHART_THEMES } from './echarts.js'
 import { formatAxisValue } from './format.js'
 
 export const FORMS = ['isoline', 'topographic', '3d']
@@ -25,6 +26,21 @@ export const DEFAULT_SETTINGS = {
   contourLines: 10,
   viewAlpha: 25,
   viewBeta: 40,
+}
+
+/**
+ * The colours of the chart parts echarts' theme does not reach (echarts-gl's 3-D axes, labels
+ * drawn in a fixed colour) in the app's theme (`'light'` or `'dark'`).
+ */
+export function landscapePalette(theme) {
+  const chart = CHART_THEMES[theme === 'dark' ? 'dark' : 'light']
+  return {
+    text: chart.textStyle.color,
+    subtle: chart.valueAxis.axisLabel.color,
+    axis: chart.valueAxis.axisLine.lineStyle.color,
+    split: chart.valueAxis.splitLine.lineStyle.color,
+    series: chart.color,
+  }
 }
 
 /** `{xs, ys, z, min, max}` of a landscape's points (x and y as vectors or as meshgrids). */
@@ -130,20 +146,43 @@ function axes2d(grid) {
   return { xAxis: axis(grid.xs), yAxis: axis(grid.ys) }
 }
 
-function legendMap(grid, settings, title) {
+/** A legend value: 3 significant digits, as the maps' axes. */
+export function levelText(value) {
+  return String(Number(Number(value).toPrecision(3)))
+}
+
+const LEVEL_ITEM = 14 // px of a legend entry at most, its label's line included
+const LEVEL_GAP = 2
+
+/**
+ * The colour legend of a 2-D map: one entry per colour drawn, `{value | min, max, color}`, the
+ * lowest first, each labelled with its contour level. When the chart is too short for a label
+ * per entry, only every k-th entry (and the top one) keeps its label.
+ */
+export function levelLegend(entries, height, title, palette) {
+  const room = Math.max(60, (height || 400) - 100)
+  const step = Math.min(LEVEL_ITEM, room / entries.length)
+  const every = Math.ceil(LEVEL_ITEM / step)
+  const labelled = (index) => index === entries.length - 1 || (entries.length - 1 - index) % every === 0
   return {
-    type: 'continuous',
-    min: grid.min,
-    max: grid.max,
-    precision: 3,
+    type: 'piecewise',
     right: 4,
     bottom: 8,
-    itemHeight: 120,
+    itemWidth: 16,
+    itemHeight: Math.max(3, step - LEVEL_GAP),
+    itemGap: LEVEL_GAP,
+    itemSymbol: 'rect',
+    selectedMode: false,
+    showLabel: true,
     text: [title, ''],
-    calculable: false,
+    textGap: 6,
+    textStyle: { color: palette.text, fontSize: 11 },
     seriesIndex: 0,
     dimension: 2,
-    inRange: { color: COLOR_SCHEMES[settings.colors] || COLOR_SCHEMES.jet },
+    pieces: entries.map((entry, index) => ({
+      ...entry,
+      label: labelled(index) ? levelText(entry.level) : ' ',
+    })),
   }
 }
 
@@ -162,35 +201,105 @@ function openAtEdges(ring, grid) {
   return points
 }
 
+// Legend entries of ascending `levels`: each from its level up to the next one (the last one open).
+function levelEntries(levels, colorOf) {
+  return levels.map((level, index) => ({
+    level,
+    min: level,
+    ...(index < levels.length - 1 ? { max: levels[index + 1] } : {}),
+    color: colorOf(level),
+  }))
+}
+
 /** The isoline map: one coloured line series per contour level, plus the track. */
-export function isolineOption(landscape, settings = DEFAULT_SETTINGS, labels = {}) {
+export function isolineOption(landscape, settings = DEFAULT_SETTINGS, labels = {}, frame = {}) {
   const grid = landscapeGrid(landscape.points)
   const levels = contourLevels(grid.min, grid.max, settings.contourLines)
   const span = grid.max - grid.min || 1
+  const colorOf = (level) => colorAt(settings.colors, (level - grid.min) / span)
   const lines = contourRings(grid, levels).map(({ level, rings }) => ({
     type: 'line',
-    name: `${Number(level.toPrecision(3))}`,
+    name: levelText(level),
     data: rings.flatMap((ring) => [...openAtEdges(ring, grid), [null, null]]),
     showSymbol: false,
     connectNulls: false,
     silent: true,
-    lineStyle: { width: 1.5, color: colorAt(settings.colors, (level - grid.min) / span) },
+    lineStyle: { width: 1.5, color: colorOf(level) },
   }))
+  // One legend entry per line; a grid sample between two levels takes the lower one's.
+  const entries = levelEntries(levels, colorOf)
   return {
-    ...mapFrame(grid, settings, labels),
-    series: [gridPointsSeries(grid), ...lines, ...trackSeries2d(trackPoints(landscape.path), settings, labels)],
+    ...mapFrame(grid, entries, labels, frame),
+    series: [
+      gridPointsSeries(grid),
+      ...lines,
+      ...trackSeries2d(trackPoints(landscape.path), settings, labels),
+      cursorSeries('scatter', settings),
+    ],
   }
 }
 
-// What the isoline and topographic maps share: the plot box, axes, tooltip and colour legend.
-function mapFrame(grid, settings, labels) {
+// What the isoline and topographic maps share: the plot box, axes, tooltip, colour legend and toolbox.
+function mapFrame(grid, entries, labels, frame) {
+  const palette = frame.palette || landscapePalette('light')
   return {
     animation: false,
-    grid: { left: 56, right: 90, top: 20, bottom: 36 },
+    grid: { left: 56, right: 96, top: frame.toolbox ? 36 : 20, bottom: 36 },
     tooltip: { trigger: 'item' },
     ...axes2d(grid),
-    visualMap: legendMap(grid, settings, labels.loss || 'loss'),
+    visualMap: levelLegend(entries, frame.size?.height, labels.loss || 'loss', palette),
+    ...toolbox(frame, labels),
   }
+}
+
+/**
+ * The chart toolbox (save as image, restore the first view) when `frame.toolbox` is set:
+ * `{name, background}` name the image file and fill its transparent background.
+ */
+function toolbox(frame, labels) {
+  if (!frame.toolbox) return {}
+  return {
+    toolbox: {
+      right: 8,
+      top: 4,
+      itemSize: 14,
+      feature: {
+        saveAsImage: {
+          title: labels.saveImage || 'Save as image',
+          name: frame.toolbox.name || 'loss-landscape',
+          backgroundColor: frame.toolbox.background || '#ffffff',
+          pixelRatio: 2,
+        },
+        restore: { title: labels.restore || 'Restore' },
+      },
+    },
+  }
+}
+
+/** The point that runs along the track while its animation plays (empty until then). */
+function cursorSeries(type, settings) {
+  return {
+    id: 'track-cursor',
+    type,
+    data: [],
+    symbolSize: 16,
+    silent: true,
+    z: 20,
+    itemStyle: { color: '#f39c12', borderColor: settings.trackColor, borderWidth: 2, opacity: 1 },
+  }
+}
+
+/**
+ * Where the track's animation is at `fraction` (0 to 1) of its run: each stretch between two
+ * points of the track takes the same time. `null` without a track.
+ */
+export function trackPosition(track, fraction) {
+  if (!track.length) return null
+  const position = Math.max(0, Math.min(1, fraction)) * (track.length - 1)
+  if (position >= track.length - 1) return track[track.length - 1].slice()
+  const index = Math.floor(position)
+  const t = position - index
+  return track[index].map((value, axis) => value + (track[index + 1][axis] - value) * t)
 }
 
 // The grid's samples as invisible points: the colour legend maps their loss.
@@ -200,16 +309,15 @@ function gridPointsSeries(grid) {
 }
 
 /** The topographic map: filled bands (each level's region painted over the lower ones), plus the track. */
-export function topographicOption(landscape, settings = DEFAULT_SETTINGS, labels = {}) {
+export function topographicOption(landscape, settings = DEFAULT_SETTINGS, labels = {}, frame = {}) {
   const grid = landscapeGrid(landscape.points)
   const levels = [grid.min, ...contourLevels(grid.min, grid.max, settings.contourLines)]
   const span = grid.max - grid.min || 1
-  const bands = contourRings(grid, levels).map(({ level, rings }) => ({
-    rings,
-    color: colorAt(settings.colors, (level - grid.min) / span),
-  }))
+  const colorOf = (level) => colorAt(settings.colors, (level - grid.min) / span)
+  const bands = contourRings(grid, levels).map(({ level, rings }) => ({ rings, color: colorOf(level) }))
+  const entries = levelEntries(levels, colorOf)
   return {
-    ...mapFrame(grid, settings, labels),
+    ...mapFrame(grid, entries, labels, frame),
     series: [
       gridPointsSeries(grid),
       {
@@ -227,11 +335,12 @@ export function topographicOption(landscape, settings = DEFAULT_SETTINGS, labels
         z: 1,
       },
       ...trackSeries2d(trackPoints(landscape.path), settings, labels),
+      cursorSeries('scatter', settings),
     ],
   }
 }
 
-function surfaceSeries(landscape, settings, id = 'surface', name = '') {
+function surfaceSeries(landscape, settings, id = 'surface', name = '', color = undefined) {
   const grid = landscapeGrid(landscape.points)
   return {
     id,
@@ -239,7 +348,7 @@ function surfaceSeries(landscape, settings, id = 'surface', name = '') {
     type: 'surface',
     shading: 'lambert',
     wireframe: { show: true, lineStyle: { color: 'rgba(0,0,0,0.25)', width: 0.5 } },
-    itemStyle: { opacity: settings.opacity },
+    itemStyle: { opacity: settings.opacity, ...(color ? { color } : {}) },
     data: grid.ys.flatMap((y, j) => grid.xs.map((x, i) => [x, y, grid.z[j][i]])),
   }
 }
@@ -272,45 +381,82 @@ export function fitDistance(width, height) {
   return Math.round(Math.min(MAX_DISTANCE, Math.max(FIT_DISTANCE, needed)))
 }
 
-/** The 3-D viewport and colour legend of a chart of `size` px (echarts' defaults without one). */
-export function surfaceLayout(size) {
+// Width in px of a legend text at 12 px: wide (CJK) characters take about twice a narrow one.
+function textWidth(text) {
+  return [...String(text)].reduce((width, char) => width + (char.charCodeAt(0) > 0x2e7f ? 12 : 7), 0)
+}
+
+const LEGEND_ROW = 30 // the overlay's legend of trainings above the 3-D view
+
+/**
+ * The 3-D viewport and colour legend of a chart of `size` px (echarts' defaults without one).
+ * `ends` are the colour legend's texts (its column is as wide as they are), `top` px at the top
+ * are left to a legend of trainings.
+ */
+export function surfaceLayout(size, ends = [], top = 0) {
   if (!(size?.width > 0 && size?.height > 0)) {
     return { viewport: null, legend: { right: 4, bottom: 8, itemHeight: 120 }, distance: FIT_DISTANCE }
   }
   const { width, height } = size
   const wide = width >= NARROW_CHART
+  const text = Math.max(0, ...ends.map(textWidth))
+  const column = Math.max(LEGEND_COLUMN, text + 16)
   const viewport = wide
-    ? { left: 0, top: 0, width: width - LEGEND_COLUMN, height }
-    : { left: 0, top: 0, width, height: Math.max(1, height - LEGEND_STRIP) }
+    ? { left: 0, top, width: width - column, height: Math.max(1, height - top) }
+    : { left: 0, top, width, height: Math.max(1, height - top - LEGEND_STRIP) }
   const legend = wide
-    ? { right: 4, bottom: 8, itemHeight: Math.max(40, Math.min(120, height - 90)) }
-    : { orient: 'horizontal', left: 'center', bottom: 6, itemHeight: Math.max(40, Math.min(200, width - 140)) }
+    ? { right: 4, bottom: 8, itemHeight: Math.max(40, Math.min(120, height - top - 90)) }
+    : {
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 6,
+        itemHeight: Math.max(40, Math.min(200, width - 2 * text - 40)),
+      }
   return { viewport, legend, distance: fitDistance(viewport.width, viewport.height) }
 }
 
-function axis3d(name) {
+function axis3d(name, palette) {
   return {
     type: 'value',
     name,
     nameGap: 24,
-    nameTextStyle: NAME_TEXT,
-    axisLabel: { ...LABEL_TEXT, formatter: (value) => formatAxisValue(value) },
+    nameTextStyle: { ...NAME_TEXT, color: palette.text },
+    axisLine: { lineStyle: { color: palette.subtle } },
+    axisTick: { lineStyle: { color: palette.subtle } },
+    splitLine: { lineStyle: { color: palette.split } },
+    axisPointer: { lineStyle: { color: palette.text } },
+    axisLabel: { ...LABEL_TEXT, color: palette.text, formatter: (value) => formatAxisValue(value) },
   }
 }
 
+// A loss axis starts at 0 (not at a rounded -0.1 below it) unless a loss is negative; its lowest
+// label is left out: it stood on the x axis's first one at the box's corner ("-0.1" over "0").
+function lossAxis3d(name, palette) {
+  const axis = axis3d(name, palette)
+  const formatter = (value, index) => (index === 0 ? '' : formatAxisValue(value))
+  return { ...axis, min: (extent) => (extent.min >= 0 ? 0 : undefined), axisLabel: { ...axis.axisLabel, formatter } }
+}
+
 /**
- * The 3-D surface (several for an overlay of trainings, `landscapes` an array), with the track of
- * an interval landscape and the convergence point of a final one. `size` (`{width, height}` of
- * the chart in px) fits the box and the colour legend into the panel.
+ * The 3-D surface (several for an overlay of trainings, `landscapes` an array: each in its own
+ * colour, named by a legend), with the track of an interval landscape and the convergence point
+ * of a final one. `frame`: `size` (`{width, height}` of the chart in px) fits the box and the
+ * colour legend into the panel, `palette` (landscapePalette) colours the texts and lines,
+ * `toolbox` adds the chart's toolbox.
  */
-export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = {}, size = null) {
+export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = {}, frame = {}) {
   const list = Array.isArray(landscapes) ? landscapes : [landscapes]
+  const palette = frame.palette || landscapePalette('light')
+  const overlay = list.length > 1
   const grids = list.map((item) => landscapeGrid(item.points))
   const min = Math.min(...grids.map((grid) => grid.min))
   const max = Math.max(...grids.map((grid) => grid.max))
+  const colorOf = (index) => palette.series[index % palette.series.length]
   /** @type {object[]} */
-  const series = list.map((item, index) => surfaceSeries(item, settings, `surface-${index}`, item.train_id || ''))
-  const track = list.length === 1 ? trackPoints(list[0].path) : []
+  const series = list.map((item, index) =>
+    surfaceSeries(item, settings, `surface-${index}`, item.train_id || '', overlay ? colorOf(index) : undefined),
+  )
+  const track = overlay ? [] : trackPoints(list[0].path)
   if (track.length) {
     series.push({
       id: 'track',
@@ -323,12 +469,13 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
       type: 'scatter3D',
       symbolSize: 12,
       itemStyle: { color: settings.trackColor },
-      label: { show: true, formatter: (params) => params.name, textStyle: { ...LABEL_TEXT, color: '#333' } },
+      label: { show: true, formatter: (params) => params.name, textStyle: { ...LABEL_TEXT, color: palette.text } },
       data: [
         { name: labels.start || 'Start', value: track[0], symbol: 'rect' },
         { name: labels.end || 'End', value: track[track.length - 1], symbol: 'triangle' },
       ],
     })
+    series.push(cursorSeries('scatter3D', settings))
   } else {
     const points = list.map((item) => item.convergence_point).filter((point) => Array.isArray(point))
     if (points.length) {
@@ -338,7 +485,7 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
         symbolSize: 10,
         itemStyle: { color: '#e6553a' },
         label: {
-          show: list.length === 1,
+          show: !overlay,
           formatter: () => labels.convergence || '',
           textStyle: { ...LABEL_TEXT, color: '#e6553a' },
         },
@@ -346,24 +493,42 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
       })
     }
   }
-  const { viewport, legend, distance } = surfaceLayout(size)
+  const loss = labels.loss || 'loss'
+  // The colour bar's ends carry the highest and lowest loss; an overlay colours by training.
+  const ends = overlay ? [] : [`${loss}: ${formatAxisValue(max)}`, `${loss}: ${formatAxisValue(min)}`]
+  const { viewport, legend, distance } = surfaceLayout(frame.size, ends, overlay ? LEGEND_ROW : 0)
   return {
     tooltip: {},
-    visualMap: {
-      show: true,
-      type: 'continuous',
-      min,
-      max,
-      precision: 3,
-      ...legend,
-      text: [labels.loss || 'loss', ''],
-      seriesIndex: list.map((_, index) => index),
-      dimension: 2,
-      inRange: { color: COLOR_SCHEMES[settings.colors] || COLOR_SCHEMES.jet },
-    },
-    xAxis3D: axis3d('x'),
-    yAxis3D: axis3d('y'),
-    zAxis3D: axis3d(labels.loss || 'loss'),
+    ...(overlay
+      ? {
+          legend: {
+            type: 'scroll',
+            top: 4,
+            left: 8,
+            right: frame.toolbox ? 72 : 8,
+            textStyle: { color: palette.text },
+            data: list.map((item, index) => ({ name: item.train_id || '', itemStyle: { color: colorOf(index) } })),
+          },
+        }
+      : {
+          visualMap: {
+            show: true,
+            type: 'continuous',
+            min,
+            max,
+            precision: 3,
+            ...legend,
+            text: ends,
+            textStyle: { color: palette.text },
+            seriesIndex: list.map((_, index) => index),
+            dimension: 2,
+            inRange: { color: COLOR_SCHEMES[settings.colors] || COLOR_SCHEMES.jet },
+          },
+        }),
+    ...toolbox(frame, labels),
+    xAxis3D: axis3d('x', palette),
+    yAxis3D: axis3d('y', palette),
+    zAxis3D: lossAxis3d(loss, palette),
     grid3D: {
       ...viewport,
       viewControl: {
@@ -381,9 +546,18 @@ export function surfaceOption(landscapes, settings = DEFAULT_SETTINGS, labels = 
   }
 }
 
-/** The option of one form (`size` of the chart in px fits the 3-D form into it). */
-export function landscapeOption(form, landscape, settings, labels, size = null) {
-  if (form === 'isoline') return isolineOption(landscape, settings, labels)
-  if (form === 'topographic') return topographicOption(landscape, settings, labels)
-  return surfaceOption(landscape, settings, labels, size)
+/** The camera of a 3-D option as first set: `{alpha, beta, distance, center}` (null in 2-D). */
+export function optionCamera(option) {
+  const view = option?.grid3D?.viewControl
+  return view ? { alpha: view.alpha, beta: view.beta, distance: view.distance, center: [0, 0, 0] } : null
+}
+
+/**
+ * The option of one form. `frame`: `size` of the chart in px (fits the 3-D form and the 2-D
+ * legends into it), `palette` of the app's theme, `toolbox` (see surfaceOption).
+ */
+export function landscapeOption(form, landscape, settings, labels, frame = {}) {
+  if (form === 'isoline') return isolineOption(landscape, settings, labels, frame)
+  if (form === 'topographic') return topographicOption(landscape, settings, labels, frame)
+  return surfaceOption(landscape, settings, labels, frame)
 }

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import {
   contourLevels,
+  DEFAULT_SETTINGS,
   contourRings,
   isolineOption,
   landscapeGrid,
+  landscapePalette,
+  levelLegend,
   fitDistance,
   refineGrid,
   surfaceLayout,
   surfaceOption,
   topographicOption,
   trackPoints,
+  trackPosition,
 } from '@/lib/landscape.js'
 import { chosenInterval, intervalSteps, lossCurveOption } from '@/lib/landscapeSteps.js'
 import { chosenLandscapeRuns, landscapesByRun } from '@/lib/compareLandscapes.js'
@@ -104,7 +108,7 @@ describe('landscape options', () => {
       viewBeta: 20,
     }
     const single = surfaceOption(BOWL, settings, labels)
-    expect(single.series.map((series) => series.type)).toEqual(['surface', 'line3D', 'scatter3D'])
+    expect(single.series.map((series) => series.type)).toEqual(['surface', 'line3D', 'scatter3D', 'scatter3D'])
     expect(single.series[0].data).toHaveLength(25)
     expect(single.series[0].data[1]).toEqual([-0.5, -1, 1.25])
     expect(single.series[0].itemStyle.opacity).toBe(0.5)
@@ -112,7 +116,11 @@ describe('landscape options', () => {
     expect(path).toBeTruthy()
     const overlay = surfaceOption([final, { ...final, train_id: './b' }], settings, labels)
     expect(overlay.series.map((series) => series.type)).toEqual(['surface', 'surface', 'scatter3D'])
-    expect(overlay.visualMap.seriesIndex).toEqual([0, 1])
+    // An overlay colours each training and names it in a legend, in place of the loss colours.
+    expect(overlay.visualMap).toBeUndefined()
+    expect(overlay.legend.data.map((item) => item.name)).toEqual(['./a', './b'])
+    expect(overlay.series[0].itemStyle.color).not.toBe(overlay.series[1].itemStyle.color)
+    expect(overlay.legend.data[1].itemStyle.color).toBe(overlay.series[1].itemStyle.color)
     expect(trackPoints(undefined)).toEqual([])
   })
 
@@ -135,7 +143,7 @@ describe('landscape options', () => {
     expect(narrow.legend).toMatchObject({ orient: 'horizontal', left: 'center' })
     expect(narrow.distance).toBe(fitDistance(340, 324))
     expect(surfaceLayout(null).viewport).toBe(null)
-    const option = surfaceOption(BOWL, undefined, { loss: 'loss value' }, { width: 340, height: 380 })
+    const option = surfaceOption(BOWL, undefined, { loss: 'loss value' }, { size: { width: 340, height: 380 } })
     expect(option.grid3D).toMatchObject({ width: 340, height: 324 })
     expect(option.grid3D.viewControl.distance).toBe(narrow.distance)
     expect(option.grid3D.viewControl.maxDistance).toBeGreaterThanOrEqual(narrow.distance)
@@ -146,6 +154,66 @@ describe('landscape options', () => {
     }
     expect(option.zAxis3D.name).toBe('loss value')
     expect(option.zAxis3D.axisLabel.formatter(0.30000000000000004)).toBe('0.3')
+  })
+})
+
+describe('legends, colours, toolbox and track animation', () => {
+  it('labels the 3-D colour bar with the highest and lowest loss', () => {
+    const option = surfaceOption(BOWL, undefined, { loss: 'loss value' }, { size: { width: 900, height: 600 } })
+    expect(option.visualMap.text).toEqual(['loss value: 2', 'loss value: 0'])
+    // The legend's column is as wide as its texts: the 3-D view leaves it that room.
+    expect(option.grid3D.width).toBeLessThanOrEqual(900 - 'loss value: 2'.length * 7)
+  })
+
+  it('labels the 2-D legends with the contour levels, highest on top', () => {
+    const settings = { ...DEFAULT_SETTINGS, contourLines: 3 }
+    const isoline = isolineOption(BOWL, settings, { loss: 'loss value' }, { size: { width: 800, height: 600 } })
+    const levels = contourLevels(0, 2, 3).map((level) => String(Number(level.toPrecision(3))))
+    expect(isoline.visualMap.type).toBe('piecewise')
+    expect(isoline.visualMap.pieces.map((piece) => piece.label)).toEqual(levels)
+    const topographic = topographicOption(BOWL, settings, {}, { size: { width: 800, height: 600 } })
+    expect(topographic.visualMap.pieces.map((piece) => piece.label)).toEqual(['0', ...levels])
+  })
+
+  it('keeps every k-th level label when the chart is too short for all', () => {
+    const entries = Array.from({ length: 31 }, (_, index) => ({ level: index, value: index }))
+    const legend = levelLegend(entries, 300, 'loss', landscapePalette('light'))
+    const labelled = legend.pieces.filter((piece) => piece.label.trim())
+    expect(labelled.length).toBeLessThan(31)
+    expect(labelled.length * 14).toBeLessThanOrEqual(300)
+    expect(legend.pieces.at(-1).label).toBe('30')
+  })
+
+  it('colours 3-D texts and lines for the dark theme', () => {
+    const dark = landscapePalette('dark')
+    const option = surfaceOption(BOWL, undefined, {}, { palette: dark })
+    for (const axis of [option.xAxis3D, option.yAxis3D, option.zAxis3D]) {
+      expect(axis.axisLabel.color).toBe(dark.text)
+      expect(axis.nameTextStyle.color).toBe(dark.text)
+    }
+    expect(landscapePalette('light').text).not.toBe(dark.text)
+  })
+
+  it('adds the toolbox on request, and a point for the track animation', () => {
+    const frame = { toolbox: { name: 'x', background: '#fff' } }
+    for (const option of [surfaceOption(BOWL, undefined, {}, frame), isolineOption(BOWL, undefined, {}, frame)]) {
+      expect(Object.keys(option.toolbox.feature)).toEqual(['saveAsImage', 'restore'])
+      expect(option.series.find((series) => series.id === 'track-cursor').data).toEqual([])
+    }
+    expect(surfaceOption(BOWL).toolbox).toBeUndefined()
+  })
+
+  it('moves the animation point along the track, the same time per stretch', () => {
+    const track = [
+      [0, 0, 0],
+      [2, 0, 2],
+      [2, 4, 0],
+    ]
+    expect(trackPosition(track, 0)).toEqual([0, 0, 0])
+    expect(trackPosition(track, 0.25)).toEqual([1, 0, 1])
+    expect(trackPosition(track, 0.75)).toEqual([2, 2, 1])
+    expect(trackPosition(track, 2)).toEqual([2, 4, 0])
+    expect(trackPosition([], 0.5)).toBe(null)
   })
 })
 
