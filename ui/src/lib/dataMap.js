@@ -93,51 +93,88 @@ export function buildPipeline(datasetGraph) {
 }
 
 const CHAR_WIDTH = { full: 8.5, compact: 6 }
+// Height of the title line and of each operation line, on the page and on the thumbnail.
+const LINE_HEIGHT = { full: { title: 34, op: 20 }, compact: { title: 22, op: 14 } }
 
 /** Box size of a node: wide enough for its label, taller for each tensor operation a Map lists. */
 export function nodeSize(node, compact = false) {
-  const lines = compact ? [node.opType] : [node.opType, ...node.operations.map((operation) => operation.name)]
+  const scale = compact ? 'compact' : 'full'
+  const lines = [node.opType, ...node.operations.map((operation) => operation.name)]
   const longest = Math.max(...lines.map((line) => line.length))
-  const width = Math.round(longest * CHAR_WIDTH[compact ? 'compact' : 'full'] + (compact ? 14 : 28))
-  const height = compact ? 22 : 34 + (lines.length - 1) * 20
+  const width = Math.round(longest * CHAR_WIDTH[scale] + (compact ? 14 : 28))
+  const height = LINE_HEIGHT[scale].title + (lines.length - 1) * LINE_HEIGHT[scale].op
   return [width, height]
 }
 
 /** The label text (ECharts rich text) of a node: its type, then its tensor operations. */
-export function nodeLabel(node, compact = false) {
-  if (compact || !node.operations.length) return `{title|${node.opType}}`
+export function nodeLabel(node) {
+  if (!node.operations.length) return `{title|${node.opType}}`
   return [`{title|${node.opType}}`, ...node.operations.map((operation) => `{op|${operation.name}}`)].join('\n')
 }
 
+// Thumbnail: the least gap between the boxes of neighbouring levels, and the margin at each side.
+const THUMBNAIL_GAP = 8
+const THUMBNAIL_MARGIN = 4
+
+/**
+ * The scale (at most 1) at which the thumbnail's boxes fit `width` px without overlapping: the
+ * tree spaces its levels evenly, so each pair of neighbouring levels must fit in one spacing.
+ */
+export function thumbnailScale(root, width) {
+  const widest = []
+  const visit = (node, depth) => {
+    widest[depth] = Math.max(widest[depth] || 0, nodeSize(node, true)[0])
+    node.children.forEach((child) => visit(child, depth + 1))
+  }
+  visit(root, 0)
+  const gaps = widest.length - 1
+  const edge = Math.max(...widest)
+  let pair = 0
+  for (let depth = 0; depth < gaps; depth++) pair = Math.max(pair, (widest[depth] + widest[depth + 1]) / 2)
+  const room = width - 2 * THUMBNAIL_MARGIN - gaps * THUMBNAIL_GAP
+  return Math.max(0.4, Math.min(1, room / (gaps * pair + edge)))
+}
+
+function widestBox(root) {
+  return Math.max(nodeSize(root, true)[0], ...root.children.map(widestBox))
+}
+
 /** The ECharts tree-series data of the pipeline, with the selected node's border marked. */
-export function treeData(root, { selected = '', compact = false, selectedColor = '#e02020' } = {}) {
+export function treeData(root, { selected = '', compact = false, scale = 1, selectedColor = '#e02020' } = {}) {
   const item = (node) => {
     const colors = CATEGORY_COLORS[node.category]
     const isSelected = node.id === selected
     return {
       id: node.id,
       name: node.opType,
-      symbolSize: nodeSize(node, compact),
+      symbolSize: nodeSize(node, compact).map((size) => Math.round(size * scale)),
       itemStyle: {
         color: colors.fill,
         borderColor: isSelected ? selectedColor : colors.border,
         borderWidth: isSelected ? 3 : 1,
       },
-      label: { formatter: nodeLabel(node, compact) },
+      label: { formatter: nodeLabel(node) },
       children: node.children.map(item),
     }
   }
   return [item(root)]
 }
 
-/** The ECharts option of the pipeline: a tree laid out right to left (the data flows left to right). */
-export function pipelineOption(root, { selected = '', compact = false, lineColor = '#a0a6b0' } = {}) {
+/**
+ * The ECharts option of the pipeline: a tree laid out right to left (the data flows left to right).
+ * The thumbnail (`compact`) is scaled to fit its `width` in px and leaves the widest box's half as
+ * its side margins.
+ */
+export function pipelineOption(root, { selected = '', compact = false, width = 0, lineColor = '#a0a6b0' } = {}) {
+  const scale = compact && width > 0 ? thumbnailScale(root, width) : 1
+  const side = compact ? widestBox(root) * scale * 0.5 + THUMBNAIL_MARGIN : 90
+  const font = (size) => Math.round(size * scale * 10) / 10
   return {
     animation: false,
     series: [
       {
         type: 'tree',
-        data: treeData(root, { selected, compact }),
+        data: treeData(root, { selected, compact, scale }),
         orient: 'RL',
         layout: 'orthogonal',
         symbol: 'rect',
@@ -146,8 +183,8 @@ export function pipelineOption(root, { selected = '', compact = false, lineColor
         initialTreeDepth: -1,
         roam: !compact,
         silent: compact,
-        left: compact ? 50 : 90,
-        right: compact ? 50 : 90,
+        left: side,
+        right: side,
         top: compact ? 16 : 60,
         bottom: compact ? 16 : 60,
         lineStyle: { color: lineColor, width: 1.5, curveness: 0 },
@@ -155,8 +192,8 @@ export function pipelineOption(root, { selected = '', compact = false, lineColor
           position: 'inside',
           color: '#1f2329',
           rich: {
-            title: { fontSize: compact ? 11 : 15, fontWeight: compact ? 'normal' : 'bold', lineHeight: 22 },
-            op: { fontSize: 13, lineHeight: 20, color: '#2b4f6b' },
+            title: { fontSize: font(compact ? 11 : 15), fontWeight: compact ? 'normal' : 'bold', lineHeight: font(22) },
+            op: { fontSize: font(compact ? 9 : 13), lineHeight: font(compact ? 14 : 20), color: '#2b4f6b' },
           },
         },
         leaves: { label: { position: 'inside' } },

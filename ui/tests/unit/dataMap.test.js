@@ -8,6 +8,7 @@ import {
   operationsOf,
   paramRows,
   pipelineOption,
+  thumbnailScale,
   treeData,
 } from '@/lib/dataMap.js'
 
@@ -122,13 +123,14 @@ describe('drawing', () => {
   const { root } = buildPipeline(GRAPH)
   const map = root.children[0].children[0]
 
-  it('sizes a Map box for its operations, a thumbnail box for its type only', () => {
+  it('sizes a Map box for its operations, on the page and on the thumbnail', () => {
     const [width, height] = nodeSize(map)
     expect(height).toBeGreaterThan(nodeSize(root)[1])
     expect(width).toBeGreaterThan(nodeSize(root)[0] - 1)
-    expect(nodeSize(map, true)[1]).toBe(nodeSize(root, true)[1])
+    // The dashboard's thumbnail lists a Map's operations too, in smaller boxes.
+    expect(nodeSize(map, true)[1]).toBeGreaterThan(nodeSize(root, true)[1])
+    expect(nodeSize(map, true)[1]).toBeLessThan(height)
     expect(nodeLabel(map)).toBe('{title|Map}\n{op|Resize}\n{op|HwcToChw}')
-    expect(nodeLabel(map, true)).toBe('{title|Map}')
   })
 
   it('marks the selected node only', () => {
@@ -145,5 +147,18 @@ describe('drawing', () => {
     expect(series.orient).toBe('RL')
     expect(series.roam).toBe(true)
     expect(pipelineOption(root, { compact: true }).series[0].roam).toBe(false)
+  })
+
+  it('shrinks the thumbnail on a narrow card so its boxes do not overlap', () => {
+    expect(thumbnailScale(root, 2000)).toBe(1)
+    const narrow = thumbnailScale(root, 150)
+    expect(narrow).toBeLessThan(1)
+    const series = pipelineOption(root, { compact: true, width: 150 }).series[0]
+    const levels = []
+    for (let node = series.data[0]; node; node = node.children[0]) levels.push(node.symbolSize[0])
+    const spacing = (150 - series.left - series.right) / (levels.length - 1)
+    for (let index = 1; index < levels.length; index++) {
+      expect((levels[index - 1] + levels[index]) / 2).toBeLessThan(spacing)
+    }
   })
 })
