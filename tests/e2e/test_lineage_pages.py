@@ -143,10 +143,14 @@ def test_the_optimization_objective_rates_the_hyper_parameters(page, server):
     expect(bars).to_have_attribute("data-rendered", "true", timeout=WAIT)
     names = bars.evaluate("el => el.__miChart.getOption().yAxis[0].data")
     assert sorted(names) == sorted(rated)
+    # Each bar is named as the table's column ("Learning rate" for learning_rate).
+    labels = bars.evaluate(
+        "el => { const axis = el.__miChart.getOption().yAxis[0]; return axis.data.map(axis.axisLabel.formatter) }"
+    )
     # The scatter shows the most important parameter first, then the clicked one.
     scatter = page.get_by_test_id("target-scatter")
     expect(scatter).to_have_attribute("data-rendered", "true")
-    assert scatter.evaluate("el => el.__miChart.getOption().xAxis[0].name") == names[-1]
+    assert scatter.evaluate("el => el.__miChart.getOption().xAxis[0].name") == labels[-1]
     # Click the least important bar (the lowest one): the scatter switches to that parameter.
     value = next(item["importance"] for item in target["hyper_parameters"] if item["name"] == names[0])
     x, y = bars.evaluate(
@@ -156,7 +160,7 @@ def test_the_optimization_objective_rates_the_hyper_parameters(page, server):
     page.mouse.click(box["x"] + x, box["y"] + y)
     expect(scatter).to_have_attribute("data-rendered", "true")
     page.wait_for_function(
-        "([el, name]) => el.__miChart.getOption().xAxis[0].name === name", arg=[scatter.element_handle(), names[0]]
+        "([el, name]) => el.__miChart.getOption().xAxis[0].name === name", arg=[scatter.element_handle(), labels[0]]
     )
 
 

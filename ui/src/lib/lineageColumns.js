@@ -21,6 +21,14 @@ export const MODEL_FIELDS = [
   'dataset_mark',
 ]
 
+/**
+ * The name the table gives a model lineage value the server names `name` ("learning_rate" is
+ * "Learning rate"; metrics and user-defined values keep their prefixed names, e.g. "[M]Accuracy").
+ */
+export function fieldLabel(name, t) {
+  return MODEL_FIELDS.includes(name) ? t(`lineage.field.${name}`) : name
+}
+
 /** The answer's objects as rows: `{id, lineage, added}`. */
 export function lineageRows(answer, lineageType) {
   const field = lineageType === 'dataset' ? 'dataset_graph' : 'model_lineage'
@@ -126,4 +134,22 @@ export function operatorParameters(graph) {
 export function defaultColumnKeys(columns, rows, most = 12) {
   const varying = columns.filter((col) => new Set(rows.map((row) => JSON.stringify(col.value(row)))).size > 1)
   return (varying.length >= 2 ? varying : columns).slice(0, most).map((col) => col.key)
+}
+
+// The hyper-parameters the optimization objective rates: shown by default whenever recorded.
+export const HYPER_PARAMETER_FIELDS = ['learning_rate', 'epoch', 'batch_size', 'optimizer', 'network']
+
+/**
+ * The model lineage columns shown by default, in the table's order: the hyper-parameters and the
+ * metrics, then the other columns whose value differs between rows, `most` in all.
+ */
+export function modelDefaultKeys(columns, rows, most = 14) {
+  const keys = columns.map((col) => col.key)
+  const wanted = [
+    ...HYPER_PARAMETER_FIELDS.filter((key) => keys.includes(key)),
+    ...keys.filter((key) => key.startsWith('metric/')),
+    ...defaultColumnKeys(columns, rows, most),
+  ]
+  const chosen = new Set([...new Set(wanted)].slice(0, most))
+  return keys.filter((key) => chosen.has(key))
 }

@@ -11,8 +11,11 @@ export function rankedParameters(target) {
     .sort((a, b) => b.importance - a.importance)
 }
 
-/** Pie option of a target's buckets `[start, width, count]`. */
-export function distributionOption(target) {
+// The legend's names in the page's text colour (the chart library's default is dim on dark).
+const LEGEND_TEXT = { light: '#303133', dark: '#d0d3d9' }
+
+/** Pie option of a target's buckets `[start, width, count]` (`theme`: light or dark). */
+export function distributionOption(target, theme = 'light') {
   const data = (target?.buckets || []).map(([start, width, count]) => ({
     name: `${ROUND(start)}~${ROUND(start + width)}`,
     value: count,
@@ -20,23 +23,35 @@ export function distributionOption(target) {
   return {
     animation: false,
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { orient: 'vertical', left: 0, top: 'middle', textStyle: { fontSize: 11 } },
+    legend: {
+      orient: 'vertical',
+      left: 0,
+      top: 'middle',
+      textStyle: { fontSize: 11, color: LEGEND_TEXT[theme === 'dark' ? 'dark' : 'light'] },
+    },
     series: [{ type: 'pie', radius: ['0%', '62%'], center: ['68%', '50%'], label: { show: false }, data }],
   }
 }
 
-/** Horizontal bars of the ranked parameters; `chosen` is drawn red. */
-export function importanceOption(parameters, chosen, { accent = '#6c92fa', danger = '#e6553a' } = {}) {
+/**
+ * Horizontal bars of the ranked parameters; `chosen` is drawn red. `label(name)` is the name shown
+ * for a parameter (the bars keep the server's names, which a click hands back).
+ */
+export function importanceOption(
+  parameters,
+  chosen,
+  { accent = '#6c92fa', danger = '#e6553a', label = (name) => name } = {},
+) {
   const ordered = [...parameters].reverse()
   return {
     animation: false,
     grid: { left: 110, right: 48, top: 8, bottom: 24 },
-    tooltip: { trigger: 'item', formatter: (params) => `${params.name}: ${ROUND(params.value)}` },
+    tooltip: { trigger: 'item', formatter: (params) => `${label(params.name)}: ${ROUND(params.value)}` },
     xAxis: { type: 'value', min: 0, max: 1 },
     yAxis: {
       type: 'category',
       data: ordered.map((item) => item.name),
-      axisLabel: { width: 100, overflow: 'truncate' },
+      axisLabel: { width: 100, overflow: 'truncate', formatter: (name) => label(name) },
     },
     series: [
       {

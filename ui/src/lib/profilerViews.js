@@ -203,6 +203,10 @@ export function typeColor(index, theme = 'light') {
 // and the pie is on top with its legend below it in rows; otherwise (a chart 576 px wide or more)
 // the legend is a column on the right, its names cut at LEGEND_TEXT px, and the pie stays left of it.
 const TALL_CHART = 500
+const LEGEND_COLORS = {
+  light: { text: '#303133', icon: '#2f4554', inactive: '#c0c4cc' },
+  dark: { text: '#d0d3d9', icon: '#d0d3d9', inactive: '#5b6069' },
+}
 const LEGEND_TEXT = 170
 const NARROW_LEGEND_TEXT = 118
 
@@ -212,6 +216,8 @@ const NARROW_LEGEND_TEXT = 118
  */
 export function topTypesOption(rows, chartType, labels, theme = 'light') {
   const border = SLICE_BORDER[theme === 'dark' ? 'dark' : 'light']
+  // The legend's names in the page's text colour (the chart library's default is dim on dark).
+  const legendText = LEGEND_COLORS[theme === 'dark' ? 'dark' : 'light']
   const data = rows.map((row, index) => ({
     name: row.type,
     value: row.timeMs,
@@ -245,7 +251,10 @@ export function topTypesOption(rows, chartType, labels, theme = 'light') {
         orient: 'vertical',
         right: 8,
         top: 'middle',
-        textStyle: { fontSize: 11, width: LEGEND_TEXT, overflow: 'truncate' },
+        textStyle: { fontSize: 11, width: LEGEND_TEXT, overflow: 'truncate', color: legendText.text },
+        pageTextStyle: { color: legendText.text },
+        pageIconColor: legendText.icon,
+        pageIconInactiveColor: legendText.inactive,
         tooltip: { show: true },
       },
       series: [
@@ -271,7 +280,7 @@ export function topTypesOption(rows, chartType, labels, theme = 'light') {
             top: 290,
             width: '96%',
             itemGap: 6,
-            textStyle: { fontSize: 11, width: NARROW_LEGEND_TEXT, overflow: 'truncate' },
+            textStyle: { fontSize: 11, width: NARROW_LEGEND_TEXT, overflow: 'truncate', color: legendText.text },
           },
           series: [{ radius: [0, 120], center: ['50%', 140] }],
         },

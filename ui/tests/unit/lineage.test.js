@@ -3,8 +3,10 @@ import { toCsv, safeFileName } from '@/lib/csv.js'
 import {
   datasetColumns,
   defaultColumnKeys,
+  fieldLabel,
   lineageRows,
   modelColumns,
+  modelDefaultKeys,
   operatorParameters,
 } from '@/lib/lineageColumns.js'
 import { brushedIds, parallelOption } from '@/lib/lineageParallel.js'
@@ -84,6 +86,14 @@ describe('lineage columns', () => {
     ])
     const same = lineageRows({ object: [MODEL_ANSWER.object[0], MODEL_ANSWER.object[0]] }, 'model')
     expect(defaultColumnKeys(modelColumns(same, {}), same, 1)).toEqual(['optimizer'])
+  })
+
+  it('always shows the hyper-parameters and metrics of the model lineage by default, in table order', () => {
+    const same = lineageRows({ object: [MODEL_ANSWER.object[0], MODEL_ANSWER.object[0]] }, 'model')
+    const sameColumns = modelColumns(same, MODEL_ANSWER.customized)
+    // The hyper-parameters and the metric come first, whether or not they differ between rows.
+    expect(modelDefaultKeys(sameColumns, same, 3)).toEqual(['metric/Accuracy', 'optimizer', 'learning_rate'])
+    expect(modelDefaultKeys(columns, rows, 2)).toEqual(['optimizer', 'learning_rate'])
   })
 
   it('names a pipeline operator by its type, numbering repeats, from the source to the last operation', () => {
@@ -167,6 +177,14 @@ describe('optimization objective', () => {
     const option = importanceOption(ranked, 'epoch', { accent: 'blue', danger: 'red' })
     expect(option.yAxis.data).toEqual(['epoch', 'learning_rate'])
     expect(option.series[0].data.map((item) => item.itemStyle.color)).toEqual(['red', 'blue'])
+  })
+
+  it("names the parameters as the table's columns", () => {
+    const label = (name) => fieldLabel(name, (key) => `<${key}>`)
+    const option = importanceOption(rankedParameters(target), 'epoch', { label })
+    expect(option.yAxis.data).toEqual(['epoch', 'learning_rate'])
+    expect(option.yAxis.axisLabel.formatter('learning_rate')).toBe('<lineage.field.learning_rate>')
+    expect(label('[U]seed')).toBe('[U]seed')
   })
 
   it('pairs a parameter with the target for the jobs that have both', () => {
