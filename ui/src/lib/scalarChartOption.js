@@ -101,6 +101,8 @@ function xAxisOption(xAxis, range) {
   }
 }
 
+const NON_FINITE_LABEL_POSITION = { Infinity: 'end', NaN: 'insideStartTop', '-Infinity': 'insideStartBottom' }
+
 function nonFiniteMarkLine(line) {
   if (!line.nonFinite.length || line.nonFinite.length > MAX_NON_FINITE_MARKERS) return undefined
   return {
@@ -109,11 +111,12 @@ function nonFiniteMarkLine(line) {
     animation: false,
     lineStyle: { type: 'dashed', color: NON_FINITE_COLOR, width: 1 },
     label: { position: 'end', color: NON_FINITE_COLOR, fontSize: 10, formatter: (item) => item.name },
-    // NaN is labelled below the plot, ±Inf on the side they point to, so neighbours do not overlap.
+    // +Inf is labelled above the plot; NaN and -Inf inside it along the foot of their line, on
+    // either side of it, clear of the step labels under the axis and of each other.
     data: line.nonFinite.map((point) => ({
       xAxis: point.x,
       name: NON_FINITE_SHORT[point.kind] || point.kind,
-      label: { position: point.kind === 'Infinity' ? 'end' : 'start' },
+      label: { position: NON_FINITE_LABEL_POSITION[point.kind] || 'insideStartTop' },
     })),
   }
 }
