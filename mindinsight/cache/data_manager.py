@@ -192,6 +192,10 @@ class DataManager:
             still = []
             for train_id, job in pending:
                 before = self._visible_state(job)
+                if job.loader.data.full_scalars.reread_wanted:
+                    # Its full scalar points went for the memory bound and a request asked for them.
+                    job.loader.reset()
+                    job.loads, job.status = 0, CacheStatus.CACHING
                 try:
                     result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
                     job.loads += 1

@@ -31,8 +31,14 @@ STEPS_PER_TAG = {
     PluginName.TENSOR: 20,
     PluginName.GRAPH: 1,
     PluginName.OPTIMIZED_GRAPH: 1,
+    PluginName.TEXT: 100,  # TensorBoard's text plugin keeps as many
 }
 DEFAULT_STEPS_PER_TAG = 500
+# Every scalar point is also kept in full (ingest/full_scalars.py: 4 bytes a point plus 16 bytes
+# an event, shared by the tags it holds) for /datavisual/scalar/buckets, within this many bytes
+# over all jobs held; past it the least recently used job's full points are dropped whole (its
+# buckets answer 50545019 while it is read again; a job alone past it answers 50545020).
+FULL_SCALAR_BYTES = 512 * 1024 * 1024
 
 # Payloads
 MAX_EVENT_PAYLOAD_BYTES = 500_000_000
@@ -41,6 +47,10 @@ MAX_TENSOR_RESPONSE_VALUES = 100_000
 MAX_HISTOGRAM_INPUT_BUCKETS = 90
 MAX_HISTOGRAM_DISPLAY_BINS = 30
 MAX_GRAPH_ATTR_BYTES = 1024
+# One text sample (TensorBoard's text plugin): characters over all its cells, and cells of its
+# table; past either the rest is cut and the sample marked ``truncated``.
+MAX_TEXT_CHARS = 100_000
+MAX_TEXT_CELLS = 1_000
 # Nodes of one type in one scope that are folded into an aggregation scope (normal / optimized graph).
 MIN_GRAPH_GROUP_NODES = 5
 MIN_OPTIMIZED_GRAPH_GROUP_NODES = 10

@@ -12,6 +12,7 @@ from collections import Counter, OrderedDict
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
+from mindinsight.ingest import full_scalars
 from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
 
@@ -19,8 +20,9 @@ from mindinsight.ingest.reservoir import Reservoir
 class JobData:
     """Every tag of one train job."""
 
-    def __init__(self):
+    def __init__(self, full_budget: full_scalars.FullScalarBudget = full_scalars.BUDGET):
         self.lock = threading.RLock()
+        self.full_scalars = full_scalars.JobScalars(full_budget)  # every scalar point, beside the reservoir
         self.version = 0  # bumped by every write: readers compare it to see a change
         self._series: OrderedDict[tuple[PluginName, str], Reservoir] = OrderedDict()  # insertion = age
         self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
@@ -37,6 +39,8 @@ class JobData:
                 before = series.nbytes
                 series.add_batch(columns)
                 self._bytes[plugin] += series.nbytes - before
+                if plugin is PluginName.SCALAR:
+                    self.full_scalars.add(tag, columns)
                 budget = KINDS[plugin].bytes_per_job
                 if budget and self._bytes[plugin] > budget:
                     self._fit_job_bytes(plugin, series, budget)
@@ -76,6 +80,8 @@ class JobData:
             doomed = [k for k in self._series if k[0] == plugin and not keep(k[1])]
             for key in doomed:
                 self._bytes[plugin] -= self._series.pop(key).nbytes
+                if plugin is PluginName.SCALAR:
+                    self.full_scalars.remove(key[1])
             if doomed:
                 self.version += 1
 
@@ -103,6 +109,8 @@ class JobData:
             if victim is None:
                 return None
             self._bytes[victim[0]] -= self._series.pop(victim).nbytes
+            if victim[0] is PluginName.SCALAR:
+                self.full_scalars.remove(victim[1])
             self._evicted[victim] = None
             if len(self._evicted) > limits.MAX_REMEMBERED_EVICTED_TAGS:
                 self._evicted.popitem(last=False)
@@ -129,6 +137,12 @@ class JobData:
         with self.lock:
             series = self._series.get((plugin, tag))
             return None if series is None else series.samples()
+
+    def scalar_points(self, tag: str) -> "full_scalars.SeriesView | None":
+        """Every point of one scalar tag (None: no such tag, or its points were dropped, see
+        ``full_scalars``)."""
+        with self.lock:
+            return self.full_scalars.view(tag)
 
     def mark_listed(self, plugin: PluginName, tag: str) -> None:
         """A client was shown the tag's kept steps (kinds that keep evicted samples)."""
