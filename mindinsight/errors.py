@@ -211,6 +211,25 @@ class TagDataNotExistError(DatavisualError):
     value, prefix = 0x018, "The tag has no data of this kind."
 
 
+class ScalarRangeError(DatavisualError):
+    """A /datavisual/scalar/buckets step range that holds no step (``start`` after ``end``)."""
+
+    value, prefix = 0x019, "The step range is not valid."
+
+
+class ScalarPointsReloadingError(DatavisualError):
+    """The job's full scalar points were dropped for the memory bound (conf/limits.py
+    FULL_SCALAR_BYTES) and are being read again: ask again."""
+
+    value, http_status, prefix = 0x01A, 503, "The full scalar points of this job are being read again."
+
+
+class ScalarPointsTooManyError(DatavisualError):
+    """The job alone holds more scalar points than FULL_SCALAR_BYTES allows."""
+
+    value, http_status, prefix = 0x01B, 503, "The job holds more scalar points than the server keeps in full."
+
+
 # -- profiler (module 6) --------------------------------------------------------------
 
 

@@ -18,7 +18,9 @@ The contract, by family (``train_id`` is a string a client sent; nothing is assu
   in the detail cache; ``cached_job(id)`` the same or ``TrainJobNotExistError``;
   ``list_tags(id)`` its tags per plugin (every list empty when not cached); ``read_samples(data,
   plugin, tag)`` a tag's kept samples (columns; None for an unknown tag); ``derived.get(data,
-  plugin, tag, name, build)`` a value built from them, kept while they are unchanged.
+  plugin, tag, name, build)`` a value built from them, kept while they are unchanged;
+  ``scalar_summary(id, tags)`` the last, min and max of the first of ``tags`` a cached job has;
+  ``read_scalar_points(id, data, tag)`` every point of a scalar tag (``ScalarPoints``).
 * Lineage. ``read_lineages()`` every job's lineage (a ``LineageSnapshot``); ``read_lineage(id)``
   one job's (None when it has none); ``read_landscape_lineage(id)`` what it adds to the job's
   loss landscapes; ``update_added_info(id, values)`` stores a tag or remark
@@ -39,8 +41,12 @@ the data manager, lineage store and ``JobData`` lock what they share (see
 ``cache/data_manager.py``), so a reader sees each loaded batch whole or not at all.
 """
 
+import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from mindinsight.cache.data_manager import BriefStatus, CacheStatus, DataManager
 from mindinsight.cache.lineage_store import LineageRecord, LineageSnapshot, LineageStore
@@ -50,6 +56,7 @@ from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import TrainJobNotExistError
 from mindinsight.ingest import profiler_dirs
 from mindinsight.ingest.discovery import SummaryDirInfo
+from mindinsight.ingest.full_scalars import BLOCK, BLOCK_FIELDS, SeriesView, point_items
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.lineage import landscape_metadata
 from mindinsight.ingest.profiler_csv import READERS
@@ -58,6 +65,8 @@ from mindinsight.ingest.profiler_files import read_json
 from mindinsight.ingest.train_ids import NOT_ONE_LEVEL, TrainIdProblem, train_id_problem
 
 __all__ = [
+    "BLOCK",
+    "BLOCK_FIELDS",
     "CacheStatus",
     "DataProvider",
     "JobData",
@@ -66,10 +75,22 @@ __all__ = [
     "LineageRecord",
     "LineageSnapshot",
     "ProfilerOutput",
+    "ScalarPoints",
+    "SeriesView",
     "SummaryDirInfo",
     "TrainIdProblem",
+    "point_items",
     "train_id_problem",
 ]
+
+
+def _scalar_summary(samples: dict) -> tuple[float, float, float]:
+    values = samples["value"]
+    if not len(values):
+        return (math.nan, math.nan, math.nan)
+    finite = values[np.isfinite(values)]
+    low, high = (float(finite.min()), float(finite.max())) if len(finite) else (math.nan, math.nan)
+    return (float(values[-1]), low, high)
 
 
 class JobStatus:
@@ -82,6 +103,16 @@ class JobStatus:
         self.is_integrity = is_integrity
         self.skipped_records = skipped_records  # records skipped for a CRC mismatch or a broken length
         self.unreadable_files = unreadable  # path relative to the base dir -> why it cannot be read
+
+
+@dataclass(frozen=True)
+class ScalarPoints:
+    """What ``read_scalar_points`` found: the tag's points (None: no such tag), or that the
+    job's points were dropped (``too_large``: the job alone is past the bound)."""
+
+    view: SeriesView | None
+    dropped: bool
+    too_large: bool
 
 
 class DataProvider:
@@ -167,6 +198,31 @@ class DataProvider:
     @staticmethod
     def read_samples(data: JobData, plugin: PluginName, tag: str) -> dict | None:
         return data.samples(plugin, tag)
+
+    def read_scalar_points(self, train_id: str, data: JobData, tag: str) -> ScalarPoints:
+        """Every point of one scalar tag; when the job's points were dropped for the memory
+        bound (``ingest/full_scalars.py``), says so and has the job read again."""
+        scalars = data.full_scalars
+        if scalars.dropped:
+            if not scalars.too_large:
+                scalars.reread_wanted = True
+                self._manager.cache_train_job(train_id)  # wakes the loader
+            return ScalarPoints(None, True, scalars.too_large)
+        return ScalarPoints(data.scalar_points(tag), False, False)
+
+    def scalar_summary(self, train_id: str, tags: tuple[str, ...]) -> tuple[float, float, float] | None:
+        """``(last, min, max)`` of the first of ``tags`` a job in the detail cache has as a scalar
+        tag, over the points the server keeps of it (min and max leave NaN and ±Inf out; NaN
+        when nothing is left); None when the job is not cached or has none of them. Kept while
+        the tag is unchanged."""
+        data = self._manager.job_data(train_id)
+        if data is None:
+            return None
+        for tag in tags:
+            summary = self.derived.get(data, PluginName.SCALAR, tag, "summary", _scalar_summary)
+            if summary is not None:
+                return summary
+        return None
 
     # -- lineage ------------------------------------------------------------------------
 

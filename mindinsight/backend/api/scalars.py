@@ -3,11 +3,19 @@
 from mindinsight.backend.api.args import ComparedJobsArgs, TagArgs
 from mindinsight.backend.api.routing import Topic
 from mindinsight.backend.api.shapes import INTEGER, NUMBER, STRING, array, enum, named, nullable, obj
-from mindinsight.backend.params import TextList
+from mindinsight.backend.params import IntParam, TextList
 from mindinsight.backend.view_marks import REUSABLE, REUSABLE_POOLED
-from mindinsight.conf.limits import MAX_COMPARED_SCALAR_TAGS
-from mindinsight.errors import ParamTypeError, ScalarNotExistError, TrainJobNotExistError
-from mindinsight.services import scalars
+from mindinsight.conf.limits import MAX_COMPARED_SCALAR_TAGS, MAX_SCALAR_BUCKETS
+from mindinsight.errors import (
+    ParamTypeError,
+    ParamValueError,
+    ScalarNotExistError,
+    ScalarPointsReloadingError,
+    ScalarPointsTooManyError,
+    ScalarRangeError,
+    TrainJobNotExistError,
+)
+from mindinsight.services import scalar_buckets, scalars
 
 TOPIC = Topic("scalars")
 
@@ -49,3 +57,56 @@ def scalar_metadata(provider, train_id, tag):
 def scalars_comparison(provider, train_id, tag):
     """Series of every (job, tag) pair that exists; unknown jobs or tags are left out."""
     return scalars.scalars_comparison(provider, train_id, tag)
+
+
+_INT64 = {"minimum": -(2**63), "maximum": 2**63 - 1}
+
+
+class BucketArgs(TagArgs):
+    start = IntParam(**_INT64, load_default=None)  # first step (included); none: the tag's first
+    end = IntParam(**_INT64, load_default=None)  # last step (included); none: the tag's last
+    width = IntParam(minimum=1, maximum=MAX_SCALAR_BUCKETS, required=True, sizes_answer=True)
+
+
+# A bucket's first/last point; min/max are null when it holds no finite value.
+BUCKET_POINT = named(
+    "BucketPoint",
+    obj({"step": INTEGER, "value": nullable(NUMBER)}, {"non_finite": enum("NaN", "Infinity", "-Infinity")}),
+)
+EXTREME = nullable(obj({"step": INTEGER, "value": NUMBER}))
+BUCKET = named(
+    "ScalarBucket",
+    obj(
+        {
+            "count": INTEGER,
+            "first": BUCKET_POINT,
+            "last": BUCKET_POINT,
+            "min": EXTREME,
+            "max": EXTREME,
+            "nan": INTEGER,
+            "inf": INTEGER,
+            "neg_inf": INTEGER,
+        }
+    ),
+)
+
+
+@TOPIC.get(
+    "/datavisual/scalar/buckets",
+    serving=REUSABLE_POOLED,
+    args=BucketArgs(),
+    errors=(
+        TrainJobNotExistError,
+        ScalarNotExistError,
+        ParamTypeError,
+        ParamValueError,
+        ScalarRangeError,
+        ScalarPointsReloadingError,
+        ScalarPointsTooManyError,
+    ),
+    example={"train_id": "./b_summary_ops", "tag": "loss_op/scalar", "width": "100"},
+    answer=obj({"start": INTEGER, "end": INTEGER, "width": INTEGER, "count": INTEGER, "buckets": array(BUCKET)}),
+)
+def scalar_buckets_view(provider, train_id, tag, width, start=None, end=None):
+    """Every point of one scalar tag in steps ``start..end``, one bucket per pixel column."""
+    return scalar_buckets.scalar_buckets(provider, train_id, tag, start, end, width)

@@ -52,6 +52,7 @@ export interface PluginTags {
   histogram: string[]
   tensor: string[]
   loss_landscape: string[]
+  text: string[]
 }
 
 /** GET /v1/mindinsight/datavisual/single-job: Tags of one plugin of a cached job. */
@@ -90,6 +91,32 @@ export interface ScalarsComparisonAnswer {
     tag: string
     values: ScalarPoint[]
   }[]
+}
+
+/** GET /v1/mindinsight/datavisual/scalar/buckets: Every point of one scalar tag in steps `start..end`, one bucket per pixel column. */
+export interface ScalarBucketsViewAnswer {
+  start: number
+  end: number
+  width: number
+  count: number
+  buckets: ScalarBucket[]
+}
+
+export interface ScalarBucket {
+  count: number
+  first: BucketPoint
+  last: BucketPoint
+  min: {
+    step: number
+    value: number
+  } | null
+  max: {
+    step: number
+    value: number
+  } | null
+  nan: number
+  inf: number
+  neg_inf: number
 }
 
 /** GET /v1/mindinsight/datavisual/image/metadata: Every kept step `{wall_time, step, width, height}` of one image tag. */
@@ -361,6 +388,25 @@ export interface OpenapiDocumentAnswer {
   info: Record<string, unknown>
   paths: Record<string, Record<string, unknown>>
   [key: string]: unknown
+}
+
+/** GET /v1/mindinsight/datavisual/texts: Every kept step `{wall_time, step, text, shape, truncated}` of one text tag. */
+export interface TextsTextsAnswer {
+  train_id: string
+  tag: string
+  texts: {
+    wall_time: number
+    step: number
+    text: string[][]
+    shape: number[]
+    truncated: boolean
+  }[]
+}
+
+export interface BucketPoint {
+  step: number
+  value: number | null
+  non_finite?: 'NaN' | 'Infinity' | '-Infinity'
 }
 
 export interface GraphEdge {
