@@ -326,3 +326,27 @@ class RequestBodyTooLargeError(MindInsightError):
 
     value, http_status = 0x105, 413
     prefix = "Request body too large."
+
+
+# -- the query language over runs (module 0, values above the access codes) ----------------------
+
+
+class QueryError(MindInsightError):
+    """A query over runs (``services/run_query.py``) that cannot be run. The message starts its
+    detail with the mistake's place, ``line L, column C: ...``; ``position`` holds it (line,
+    column, offset; None for the query as a whole)."""
+
+    def __init__(self, detail: str, position=None):
+        self.position = position
+        super().__init__(detail)
+
+
+class QuerySyntaxError(QueryError):
+    value, prefix = 0x201, "Query syntax error."
+
+
+class QueryValueError(QueryError):
+    """Well-formed but unusable: a bad regular expression, ``<`` against true/false, too long or
+    too deeply nested."""
+
+    value, prefix = 0x202, "Query value error."

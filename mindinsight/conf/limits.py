@@ -124,6 +124,9 @@ SERIALIZED_ANSWERS_KEPT = 64  # JSON bodies of derived answers kept (a 1,000-poi
 # (the latest image) is revalidated with its ETag on every use.
 IMAGE_MAX_AGE_SECONDS = 3600
 MAX_TENSOR_SLICE_DIMS = 2  # items of a tensor ``dims`` query that may hold ':'
+# Pixel columns one /datavisual/scalar/buckets answer may be asked for (one bucket each): a
+# 4K screen's width, twice over for high-density displays.
+MAX_SCALAR_BUCKETS = 8192
 
 
 # -- access (backend/access.py, backend/serving.py) -----------------------------------------
@@ -166,3 +169,8 @@ LINEAGE_DEFAULT_PAGE_LIMIT = 10  # when only ``offset`` is given
 LINEAGE_MAX_TAG = 10  # added_info ``tag``: an icon index 0..10
 LINEAGE_MAX_REMARK_LENGTH = 128  # added_info ``remark`` characters
 OPTIMIZER_MAX_USER_DEFINED_COLUMNS = 100  # user-defined columns considered by targets/search
+
+# -- the query language over runs (services/run_query*.py) --------------------------------------
+MAX_QUERY_LENGTH = MAX_PARAM_LENGTH  # characters of a query, in a body as in a URL
+MAX_QUERY_DEPTH = 64  # nesting of parentheses, not, and, or
+MAX_QUERY_PATTERN_LENGTH = 1000  # characters of one regular expression (RE2: linear time in the name)
