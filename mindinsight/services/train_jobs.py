@@ -6,6 +6,8 @@ from mindinsight.cache.provider import CacheStatus, DataProvider, SummaryDirInfo
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
 from mindinsight.services.jobs import cached_job_data
+from mindinsight.services.run_query import parse_query
+from mindinsight.services.run_query_fields import RunFields, matching_runs
 
 
 def format_time(timestamp: float) -> str:
@@ -41,13 +43,29 @@ def _train_job_item(provider: DataProvider, info: SummaryDirInfo) -> dict:
     return item
 
 
-def list_train_jobs(provider: DataProvider, offset: int, limit: int, train_id: str | None = None) -> dict:
-    """One page of train jobs (``offset`` is a page index), newest update first."""
+def _matching(provider: DataProvider, infos: list[SummaryDirInfo], tree) -> list[SummaryDirInfo]:
+    lineage = provider.read_lineages()
+    records = {record.train_id: record for record in lineage.records}
+    train_ids = [info.train_id for info in infos]
+    models = [records[name].dicts.model if name in records else None for name in train_ids]
+    marks = [lineage.dataset_marks.get(name) for name in train_ids]
+    mask = matching_runs(tree, RunFields(provider, train_ids, models, marks))
+    return [info for info, keep in zip(infos, mask) if keep]
+
+
+def list_train_jobs(
+    provider: DataProvider, offset: int, limit: int, train_id: str | None = None, query: str | None = None
+) -> dict:
+    """One page of train jobs (``offset`` is a page index), newest update first; with ``query``
+    only the jobs it matches (``total`` counts those)."""
+    tree = parse_query(query) if query is not None else None  # None: no condition
     if train_id is not None:
         info = provider.job_brief(train_id)
         infos = [info] if info else []
     else:
         infos = provider.list_jobs()
+    if tree is not None:
+        infos = _matching(provider, infos, tree)
     start = offset * limit
     page = infos[start : start + limit] if start < len(infos) else []
     return {

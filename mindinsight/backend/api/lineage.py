@@ -23,6 +23,8 @@ from mindinsight.errors import (
     LineageParamValueError,
     LineageSearchConditionParamError,
     ParamValueError,
+    QuerySyntaxError,
+    QueryValueError,
     TrainJobNotExistError,
 )
 from mindinsight.services import lineage, optimizer_targets
@@ -48,6 +50,8 @@ LineageConditionBody = type(
     {
         **{name: JsonValue(metadata={"description": _CONDITION}) for name in FIELDS},
         **{name: JsonValue(metadata={"description": _PAGE_KEY_DESCRIPTIONS[name]}) for name in PAGE_KEYS},
+        # Ours: a query over runs narrowing the rows further (README, "Query language").
+        "query": JsonValue(metadata={"description": 'a query over runs, e.g. optimizer == "Adam" and lr < 0.01'}),
     },
 )
 
@@ -110,7 +114,7 @@ SEARCHES = TOPIC.group(
     serving=POOLED,
     changes_state=False,
     body=LineageConditionBody(),
-    errors=(LineageSearchConditionParamError, ParamValueError),
+    errors=(LineageSearchConditionParamError, ParamValueError, QuerySyntaxError, QueryValueError),
     example={"summary_dir": {"in": [EXAMPLE_JOB]}},
 )
 ONE_JOB = TOPIC.group(serving=POOLED, args=TrainIdArgs(), example={"train_id": EXAMPLE_JOB})

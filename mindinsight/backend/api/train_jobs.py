@@ -10,7 +10,7 @@ from mindinsight.backend.view_marks import IN_MEMORY, POOLED, REUSABLE, REUSABLE
 from mindinsight.cache.data_manager import BriefStatus
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
 from mindinsight.conf.plugins import PluginName
-from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
+from mindinsight.errors import PluginNotAvailableError, QuerySyntaxError, QueryValueError, TrainJobNotExistError
 from mindinsight.services import train_jobs
 
 TOPIC = Topic("train_jobs")
@@ -53,6 +53,8 @@ class TrainJobsArgs(Schema):
     offset = IntParam(minimum=0, range_message="'{name}' should be greater than or equal to 0.", load_default=0)
     limit = IntParam(minimum=1, maximum=MAX_TRAIN_JOBS_PAGE_LIMIT, sizes_answer=True, load_default=10)
     train_id = Text()
+    # Ours: only the jobs a query over runs matches (README, "Query language").
+    query = Text(metadata={"description": 'a query over runs, e.g. optimizer == "Adam" and loss.last < 0.2'})
 
 
 class PluginsArgs(TrainIdArgs):
@@ -71,6 +73,7 @@ class TrainJobCachesBody(Schema):
     "/datavisual/train-jobs",
     serving=REUSABLE_POOLED,
     args=TrainJobsArgs(),
+    errors=(QuerySyntaxError, QueryValueError),
     example={"train_id": EXAMPLE_JOB, "limit": 5},
     answer=obj(
         {
@@ -82,9 +85,9 @@ class TrainJobCachesBody(Schema):
         }
     ),
 )
-def list_train_jobs(provider, offset, limit, train_id=None):
+def list_train_jobs(provider, offset, limit, train_id=None, query=None):
     """One page of train jobs (``offset`` is a page index), newest update first."""
-    return train_jobs.list_train_jobs(provider, offset, limit, train_id)
+    return train_jobs.list_train_jobs(provider, offset, limit, train_id, query)
 
 
 # Not reusable: manual_update=true marks the job as used.
