@@ -3,6 +3,7 @@
 The payload of each record is a TensorBoard ``Event`` (``proto/tensorboard_event.proto``). Each
 ``Summary.Value`` goes to the kind registered for its value field or, for a ``tensor``, for its
 plugin name (``ingest/kinds``, ``TensorBoardValues``); tags keep the names the writer gave them.
+An ``Event`` field a kind declares (``graph_def``) gives a whole-event sample, as in MindSpore's.
 The result is the ``DecodedBatch`` the MindSpore decoder gives, so the loader stores both alike.
 
 One decoder reads one run's event files in order and is kept between calls: writers may attach
@@ -26,7 +27,7 @@ from google.protobuf.message import DecodeError
 from mindinsight.format.proto import tensorboard_event_pb2 as tb_pb
 from mindinsight.ingest import fast_scalars
 from mindinsight.ingest.event_decoder import DecodedBatch, decode_segment_fast, merge_batches
-from mindinsight.ingest.kinds import TB_BY_TENSOR_PLUGIN, TB_BY_VALUE_FIELD
+from mindinsight.ingest.kinds import TB_BY_EVENT_FIELD, TB_BY_TENSOR_PLUGIN, TB_BY_VALUE_FIELD
 from mindinsight.ingest.kinds.base import Rejected
 
 logger = logging.getLogger(__name__)
@@ -103,6 +104,13 @@ class TensorBoardDecoder:
                 self._session += 1
                 if opens is not None:
                     opens.append(records[index])
+            elif what in TB_BY_EVENT_FIELD:  # a whole-event sample: a graph
+                kind, decode = TB_BY_EVENT_FIELD[what]
+                sample = decode(event)
+                if isinstance(sample, Rejected):
+                    rejected[(kind.plugin, what, sample.reason)] += 1
+                else:
+                    batch.events.setdefault(kind.plugin, []).append((event.step, event.wall_time, sample))
             elif what == "session_log" and event.session_log.status == _START:
                 if opens is not None:
                     raise _SessionStart

@@ -6,7 +6,7 @@ follows ``conf.plugins.PluginName``, the one list of plugin names: a plugin with
 kind without a plugin or a plugin declared twice stops the import.
 
 The event decoders find a kind by its ``Summary.Value`` field (or ``Event`` field, or for
-TensorBoard files its value field or tensor plugin name), the loader
+TensorBoard files its value field, tensor plugin name or event field), the loader
 by the files it reads whole, the job data sizes reservoirs and tag limits from it.
 """
 
@@ -46,6 +46,10 @@ TB_BY_VALUE_FIELD: dict[str, tuple[Kind, object]] = {
 TB_BY_TENSOR_PLUGIN: dict[str, tuple[Kind, object]] = {
     name: (kind, decode) for kind in _TB_KINDS for name, decode in kind.tensorboard.plugins.items()
 }
+# TensorBoard: Event field -> (the kind whose samples are such whole events, its decode).
+TB_BY_EVENT_FIELD: dict[str, tuple[Kind, object]] = {
+    name: (kind, decode) for kind in _TB_KINDS for name, decode in kind.tensorboard.events.items()
+}
 # Kinds whose samples are files of their own.
 FILE_KINDS: tuple[Kind, ...] = tuple(kind for kind in KINDS.values() if kind.files)
 
@@ -55,6 +59,7 @@ __all__ = [
     "BY_EVENT_FIELD",
     "TB_BY_VALUE_FIELD",
     "TB_BY_TENSOR_PLUGIN",
+    "TB_BY_EVENT_FIELD",
     "FILE_KINDS",
     "Kind",
 ]

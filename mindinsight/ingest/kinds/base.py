@@ -47,10 +47,13 @@ class TensorBoardValues:
     of such a value; ``plugins`` maps a ``SummaryMetadata`` plugin name (``scalars``, ...) to the
     decode of a ``tensor`` value of that plugin (writers may send the metadata with a tag's first
     value only: the decoder remembers it per tag). Each decode answers as ``Kind.decode`` does.
+    ``events`` maps an ``Event`` oneof field (``graph_def``) to the decode of such an event into
+    one sample the kind's ``EventSamples.store`` takes (or a ``Rejected``).
     """
 
     fields: Mapping[str, Callable] = field(default_factory=dict)
     plugins: Mapping[str, Callable] = field(default_factory=dict)
+    events: Mapping[str, Callable] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

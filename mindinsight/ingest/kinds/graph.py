@@ -4,14 +4,19 @@ Graphs do not arrive as ``Summary.Value`` items: a summary file's ``graph_def`` 
 ``.pb`` file's ModelProto each give one graph, stored under the file's name as the tag. Of the
 summary files only the newest graph survives; ``.pb`` graphs stay beside it. The optimized
 view is a second kind over the same graphs (``<tag> (optimized)``), written together with it.
+
+TensorBoard event files carry a ``GraphDef`` in ``Event.graph_def``: it is turned into the same
+``GraphProto`` (``format/tb_graph.py``) and stored as a summary file's graph is.
 """
+
+from google.protobuf.message import DecodeError
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FILE, PluginName
-from mindinsight.format import naming
+from mindinsight.format import naming, tb_graph
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
-from mindinsight.ingest.kinds.base import EventSamples, FileSamples, Kind, as_column
+from mindinsight.ingest.kinds.base import EventSamples, FileSamples, Kind, Rejected, TensorBoardValues, as_column
 
 # plugin -> the suffix its tag adds to the graph file's name
 _VIEWS = {PluginName.GRAPH: "", PluginName.OPTIMIZED_GRAPH: OPTIMIZED_GRAPH_SUFFIX}
@@ -40,6 +45,13 @@ def _event_graph(_event, payload: bytes):
     return summary_pb.Event.FromString(payload).graph_def
 
 
+def _tensorboard_graph(event):
+    try:
+        return tb_graph.to_graph_proto(tb_graph.parse_graph_def(event.graph_def))
+    except DecodeError:
+        return Rejected("the GraphDef could not be decoded")
+
+
 def _store_pb_graph(data, name: str, mtime: float, graph) -> None:
     _add_graph(data, name, 0, mtime, graph)
 
@@ -58,6 +70,7 @@ def _graph_kind(plugin: PluginName, **sources) -> Kind:
 KIND = _graph_kind(
     PluginName.GRAPH,
     events=EventSamples("graph_def", _event_graph, _store_event_graphs),
+    tensorboard=TensorBoardValues(events={"graph_def": _tensorboard_graph}),
     # A .pb holds one graph, as a graph event's payload: the same bound applies.
     files=FileSamples(
         naming.is_graph_pb_file,

@@ -142,7 +142,10 @@ def type_shapes(type_proto) -> list[list[int]]:
 
 
 def type_name(type_proto) -> str:
-    """``DT_TENSOR[DT_FLOAT32]``, ``DT_TUPLE['DT_TENSOR[DT_FLOAT32]', ...]`` or a plain type name."""
+    """``DT_TENSOR[DT_FLOAT32]``, ``DT_TUPLE['DT_TENSOR[DT_FLOAT32]', ...]`` or a plain type name;
+    ``""`` for a type that names none (a TensorBoard graph's output of unknown dtype)."""
+    if not type_proto.HasField("data_type"):
+        return ""
     name = _enum_name(type_proto, "data_type", type_proto.data_type)
     if type_proto.data_type == anf_ir.DT_TENSOR:
         tensor_type = type_proto.tensor_type
