@@ -13,6 +13,7 @@ class PluginName(str, Enum):
     HISTOGRAM = "histogram"
     TENSOR = "tensor"
     LOSS_LANDSCAPE = "loss_landscape"
+    TEXT = "text"
 
     @classmethod
     def names(cls) -> list[str]:

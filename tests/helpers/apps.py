@@ -23,6 +23,7 @@ LOADED_JOBS = {
     "d_landscape_epoch": "d_landscape_epoch",
     "h_profiler_resnet": "h_profiler_resnet",
     "f_save_graphs": "f_save_graphs",
+    "tb_model": "../tensorboard/torch/model",  # TensorBoard text and graph (torch.utils.tensorboard)
 }
 
 

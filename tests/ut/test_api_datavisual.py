@@ -44,6 +44,7 @@ def test_train_jobs_listing(client):
         "histogram",
         "tensor",
         "loss_landscape",
+        "text",  # ours: TensorBoard's text plugin, after the original's kinds
     ]
     lineage_only = next(j for j in body["train_jobs"] if j["train_id"] == "./lineage_only")
     assert lineage_only["cache_status"] == "NOT_IN_CACHE" and lineage_only["lineage_files"] == 1

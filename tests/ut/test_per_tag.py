@@ -1,4 +1,4 @@
-"""Image, histogram and tensor routes share one route shape and one service (``per_tag``)."""
+"""Image, histogram, tensor and text routes share one route shape and one service (``per_tag``)."""
 
 import pytest
 
@@ -10,13 +10,16 @@ PER_TAG_TOPICS = [topic for topic in TOPICS if isinstance(topic, PerTagTopic)]
 PER_TAG_ROUTES = [(topic, route) for topic in PER_TAG_TOPICS for route in topic.routes]
 
 
-def test_image_histogram_and_tensor_topics_are_per_tag():
-    assert sorted(topic.kind.plugin.value for topic in PER_TAG_TOPICS) == ["histogram", "image", "tensor"]
+def test_image_histogram_tensor_and_text_topics_are_per_tag():
+    assert sorted(topic.kind.plugin.value for topic in PER_TAG_TOPICS) == ["histogram", "image", "tensor", "text"]
 
 
 @pytest.mark.parametrize("topic", PER_TAG_TOPICS, ids=lambda topic: topic.name)
 def test_example_tag_holds_the_kind(client, topic):
-    plugins = client.get("/v1/mindinsight/datavisual/plugins", query_string={"train_id": EXAMPLE_JOB}).get_json()
+    train_id = topic.routes[0].example["train_id"]  # EXAMPLE_JOB, or a TensorBoard run for text
+    train_id = train_id[0] if isinstance(train_id, list) else train_id
+    assert train_id == EXAMPLE_JOB or topic.kind.plugin.value == "text"
+    plugins = client.get("/v1/mindinsight/datavisual/plugins", query_string={"train_id": train_id}).get_json()
     assert topic.example_tag in plugins["plugins"][topic.kind.plugin.value]
 
 

@@ -101,7 +101,7 @@ def test_runs_at_any_depth_are_listed_by_relative_path(tmp_path):
     (tmp_path / "base" / "a" / "nested_ms").mkdir()
     (tmp_path / "base" / "a" / "nested_ms" / "x.summary.1_MS").write_bytes(b"")  # MindSpore: depth 1 only
     ids = sorted(info.train_id for info in list_summary_dirs(str(tmp_path / "base")))
-    assert ids == ["./a/b/c", "./exp/seed1", "./exp/seed2", "./restarted", "./session_start"]
+    assert ids == ["./a/b/c", "./exp/seed1", "./exp/seed2", "./model", "./restarted", "./session_start"]
     info = {i.train_id: i for i in list_summary_dirs(str(tmp_path / "base"))}["./restarted"]
     assert (info.summary_files, info.tfevents_files, info.has_loadable_files) == (2, 2, True)
     assert all(is_valid_train_id(train_id) for train_id in ids)
@@ -309,11 +309,13 @@ def test_tensor_forms_that_do_not_fit_are_dropped_not_served():
 
 
 def test_every_tensorboard_decode_belongs_to_a_registered_kind():
-    from mindinsight.ingest.kinds import TB_BY_TENSOR_PLUGIN, TB_BY_VALUE_FIELD
+    from mindinsight.ingest.kinds import TB_BY_EVENT_FIELD, TB_BY_TENSOR_PLUGIN, TB_BY_VALUE_FIELD
 
     assert set(TB_BY_VALUE_FIELD) == {"simple_value", "histo", "image"}
-    assert set(TB_BY_TENSOR_PLUGIN) == {"scalars", "histograms", "images"}
-    assert all(KINDS[kind.plugin] is kind for kind, _ in (*TB_BY_VALUE_FIELD.values(), *TB_BY_TENSOR_PLUGIN.values()))
+    assert set(TB_BY_TENSOR_PLUGIN) == {"scalars", "histograms", "images", "text"}
+    assert set(TB_BY_EVENT_FIELD) == {"graph_def"}
+    found = (*TB_BY_VALUE_FIELD.values(), *TB_BY_TENSOR_PLUGIN.values(), *TB_BY_EVENT_FIELD.values())
+    assert all(KINDS[kind.plugin] is kind for kind, _ in found)
 
 
 # -- the scalar fast path gives what the full parse gives ---------------------------------------------
