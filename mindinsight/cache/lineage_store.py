@@ -8,6 +8,10 @@ refresh is one comparison per job. A server also refreshes in the background (``
 so the parsing is usually done before anyone asks. A job whose lineage file could not be read
 is parsed again on every refresh until it can (its failure logged once), not kept as it was.
 
+A TensorBoard run without lineage files is a row when it is an hparams session
+(``cache/tb_lineage.py``); it is looked at again when its brief, or that of a run its row was
+read from, changes.
+
 Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile``).
 """
 
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 
 from mindinsight.cache.added_info import AddedInfoFile
 from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.tb_lineage import HParamsRuns
 from mindinsight.format import naming
 from mindinsight.ingest.discovery import SummaryDirInfo, job_files, real_root
 from mindinsight.ingest.lineage import LineageDicts, lineage_dicts, parse_lineage_files
@@ -36,6 +41,7 @@ class LineageRecord:
     dicts: LineageDicts
     files: tuple  # ((name, size, mtime_ns), ...)
     complete: bool = True  # False: a file could not be read (the record is re-parsed)
+    depends: tuple = ()  # a TensorBoard session's ((train_id, brief or None), ...) it was read from
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class LineageStore:
         self._records: dict[str, LineageRecord] = {}
         self._snapshot = LineageSnapshot((), {}, {})
         self._logged_unreadable: dict[str, dict] = {}  # train_id -> {path: reason} last logged
+        self._hparams = HParamsRuns()
 
     def start(self, interval: float) -> None:
         """Refresh in a daemon thread every ``interval`` s (0: once), so the first lineage
@@ -93,25 +100,30 @@ class LineageStore:
         with self._lock:
             changed = False
             records = {}
+            by_id = {info.train_id: info for info in briefs}
             for info in briefs:
                 record = self._records.get(info.train_id)
-                if record is not None and record.complete and self._briefs.get(info.train_id) == info:
+                unchanged = self._briefs.get(info.train_id) == info
+                if record is not None and record.complete and unchanged and _same(record.depends, by_id):
                     records[info.train_id] = record
                     continue
-                fresh = self._load(info, record)
+                if record is None and unchanged and info.lineage_files == 0:
+                    continue  # TensorBoard runs: looked at when their files change
+                fresh = self._load(info, record, by_id)
                 changed = changed or fresh is not record
                 if fresh is not None:
                     records[info.train_id] = fresh
             changed = changed or set(records) != set(self._records)
-            self._briefs = {info.train_id: info for info in briefs}
+            self._briefs = by_id
+            self._hparams.forget(by_id)
             self._records = records
             if changed or [r.train_id for r in self._snapshot.records] != list(records):
                 self._snapshot = LineageSnapshot(tuple(records.values()), _dataset_marks(records.values()), {})
 
-    def _load(self, info: SummaryDirInfo, previous: LineageRecord | None) -> LineageRecord | None:
-        if info.lineage_files == 0:
-            return None
+    def _load(self, info: SummaryDirInfo, previous: LineageRecord | None, by_id: dict) -> LineageRecord | None:
         root = real_root(self.manager.summary_base_dir)
+        if info.lineage_files == 0:
+            return self._load_hparams(info, by_id, root) if info.tfevents_files else None
         listed = job_files(info.path, root) or {}
         names = naming.sort_summary_files(name for name in listed if naming.is_lineage_file(name))
         files = tuple((name, listed[name].size, listed[name].mtime_ns) for name in names)
@@ -129,6 +141,16 @@ class LineageStore:
         complete = not parsed.unreadable
         return LineageRecord(info.train_id, info.update_time, dicts, files, complete) if dicts else None
 
+    def _load_hparams(self, info: SummaryDirInfo, by_id: dict, root: str) -> LineageRecord | None:
+        try:
+            found = self._hparams.lineage(info, by_id, root)
+        except Exception:  # one damaged run must not hide the lineage of the others
+            logger.exception("cannot read the hparams of %s", info.train_id)
+            return None
+        if found is None:
+            return None
+        return LineageRecord(info.train_id, info.update_time, found.dicts, (), found.complete, found.depends)
+
     def _log_unreadable(self, train_id: str, unreadable: dict) -> None:
         """Log the lineage files of a job that cannot be read, once per change."""
         if self._logged_unreadable.get(train_id, {}) == unreadable:
@@ -138,6 +160,10 @@ class LineageStore:
         if not unreadable:
             logger.info("the lineage files of %s can be read again", train_id)
         self._logged_unreadable[train_id] = dict(unreadable)
+
+
+def _same(depends: tuple, by_id: dict) -> bool:
+    return all(by_id.get(train_id) == brief for train_id, brief in depends)
 
 
 def _dataset_marks(records) -> dict[str, str]:

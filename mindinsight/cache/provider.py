@@ -62,7 +62,7 @@ from mindinsight.ingest.lineage import landscape_metadata
 from mindinsight.ingest.profiler_csv import READERS
 from mindinsight.ingest.profiler_dirs import ProfilerOutput
 from mindinsight.ingest.profiler_files import read_json
-from mindinsight.ingest.train_ids import NOT_ONE_LEVEL, TrainIdProblem, train_id_problem
+from mindinsight.ingest.train_ids import NOT_ONE_LEVEL, TrainIdProblem, is_valid_train_id, train_id_problem
 
 __all__ = [
     "BLOCK",
@@ -230,7 +230,9 @@ class DataProvider:
         return self._lineage.snapshot()
 
     def read_lineage(self, train_id: str) -> LineageRecord | None:
-        return self._lineage.record(train_id) if train_id_problem(train_id) is None else None
+        """A job's lineage; a nested TensorBoard run (``./exp/seed1``) has one when it holds
+        an hparams session (``cache/tb_lineage.py``)."""
+        return self._lineage.record(train_id) if is_valid_train_id(train_id) else None
 
     def read_landscape_lineage(self, train_id: str) -> dict:
         """What a job's lineage adds to its loss landscapes' metadata (nulls and ``{}`` without one)."""

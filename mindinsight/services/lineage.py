@@ -11,7 +11,14 @@ row when neither is). ``customized`` describes the metric/user-defined columns o
 import functools
 import operator
 
-from mindinsight.cache.provider import NOT_ONE_LEVEL, DataProvider, LineageRecord, LineageSnapshot, train_id_problem
+from mindinsight.cache.provider import (
+    NOT_ONE_LEVEL,
+    DataProvider,
+    LineageRecord,
+    LineageSnapshot,
+    TrainIdProblem,
+    train_id_problem,
+)
 from mindinsight.conf.limits import LINEAGE_DEFAULT_PAGE_LIMIT, LINEAGE_MAX_REMARK_LENGTH, LINEAGE_MAX_TAG
 from mindinsight.errors import LineageParamValueError, ParamValueError, TrainJobNotExistError
 from mindinsight.services.lineage_conditions import METRIC_PREFIX, PAGE_KEYS, USER_DEFINED_PREFIX, validate_condition
@@ -200,10 +207,12 @@ def validate_added_info(body) -> dict:
     return body
 
 
-def _check_train_id(train_id: str) -> bool:
+def _check_train_id(provider: DataProvider, train_id: str) -> bool:
     """Whether ``train_id`` follows the train-id rule; a relative path of more than one level
-    (or none) is refused as the original does."""
+    (or none) is refused as the original does, unless it names a TensorBoard run with lineage."""
     problem = train_id_problem(train_id)
+    if problem is TrainIdProblem.NESTED and provider.read_lineage(train_id) is not None:
+        return True
     if problem in NOT_ONE_LEVEL:
         raise ParamValueError("Summary dir should be relative path starting with './'.")
     return problem is None
@@ -212,7 +221,7 @@ def _check_train_id(train_id: str) -> bool:
 def update_added_info(provider: DataProvider, train_id: str, body) -> dict:
     """Store a job's tag and/or remark (kept across restarts)."""
     added = validate_added_info(body)
-    if not _check_train_id(train_id) or provider.job_brief(train_id) is None:
+    if not _check_train_id(provider, train_id) or provider.job_brief(train_id) is None:
         raise TrainJobNotExistError()
     if provider.read_lineage(train_id) is None:
         raise ParamValueError(f"Cannot update the lineage for tran job {train_id}, because it does not exist.")
@@ -222,7 +231,7 @@ def update_added_info(provider: DataProvider, train_id: str, body) -> dict:
 
 def dataset_graph(provider: DataProvider, train_id: str) -> dict:
     """``{"dataset_graph", "summary_dir"}`` of a job, ``{}`` when it has none (or is unknown)."""
-    record = provider.read_lineage(train_id) if _check_train_id(train_id) else None
+    record = provider.read_lineage(train_id) if _check_train_id(provider, train_id) else None
     if record is None or not record.dicts.dataset_graph:
         return {}
     return {"dataset_graph": record.dicts.dataset_graph, "summary_dir": train_id}

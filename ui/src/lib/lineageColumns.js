@@ -57,7 +57,8 @@ export function modelColumns(rows, customized = {}) {
     const prefix = group === 'metric' ? '[M]' : group === 'user_defined' ? '[U]' : ''
     if (!prefix) continue
     const value = (row) => row.lineage[group]?.[name] ?? null
-    columns.push(column(key, value, rows, { label: `${prefix}${info?.label?.split('/').pop() || name}` }))
+    // The whole name after the group: TensorBoard metrics hold slashes ("[M]hparam/accuracy").
+    columns.push(column(key, value, rows, { label: `${prefix}${info?.label?.slice(group.length + 1) || name}` }))
   }
   for (const field of MODEL_FIELDS) {
     const value = (row) => row.lineage[field] ?? null
