@@ -209,9 +209,9 @@ def validate_added_info(body) -> dict:
 
 def _check_train_id(provider: DataProvider, train_id: str) -> bool:
     """Whether ``train_id`` follows the train-id rule; a relative path of more than one level
-    (or none) is refused as the original does, unless it names a TensorBoard run with lineage."""
+    (or none) is refused as the original does, unless it names a run (TensorBoard runs nest)."""
     problem = train_id_problem(train_id)
-    if problem is TrainIdProblem.NESTED and provider.read_lineage(train_id) is not None:
+    if problem is TrainIdProblem.NESTED and provider.job_brief(train_id) is not None:
         return True
     if problem in NOT_ONE_LEVEL:
         raise ParamValueError("Summary dir should be relative path starting with './'.")

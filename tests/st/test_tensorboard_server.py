@@ -123,3 +123,14 @@ def test_nested_ids_keep_the_original_answers_where_it_takes_one_level(tb_server
     wait_for(lambda: loaded(tb_server))
     response = tb_server.get("/datavisual/plugins", params={"train_id": "./exp/nope"})
     assert response.status_code == 400 and response.json()["error_code"] == "50545005"
+
+
+def test_a_nested_run_has_no_data_pipeline_rather_than_a_bad_id(tb_server):
+    # The dashboard's data-graph card asks every job for its pipeline: a nested TensorBoard run
+    # answers "none recorded" as a top-level job without lineage does; a nested id naming no
+    # run keeps the original's refusal.
+    wait_for(lambda: loaded(tb_server))
+    answer = tb_server.get("/datasets/dataset_graph", params={"train_id": "./exp/seed1"})
+    assert answer.status_code == 200 and answer.json() == {}
+    refused = tb_server.get("/datasets/dataset_graph", params={"train_id": "./exp/nope"})
+    assert refused.status_code == 400 and refused.json()["error_code"] == "50540002"
