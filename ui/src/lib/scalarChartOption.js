@@ -20,22 +20,30 @@ export function xValue(xAxis, step, wallTime, firstWallTime) {
   return step
 }
 
+/** The earliest wall time of a series from buildScalarSeries (0 when it has none). */
+export function firstWallTime(series) {
+  const walls = (series?.data || []).map((point) => point[2]).filter(Number.isFinite)
+  return walls.length ? Math.min(...walls) : 0
+}
+
 /**
  * The points of one tag as drawn: x, the drawable value (null for non-finite, and for values <= 0
  * on a log axis), the smoothed value, plus what the tooltip shows.
  * @param {{data: Array<[number, number|null, number, string|null]>}} series from buildScalarSeries
+ * @param {{smoothing?: number, xAxis?: string, logY?: boolean, firstWallTime?: number}} [options]
+ *   `firstWallTime`: where relative times start (default: the series' earliest), for a series
+ *   that is only part of the tag's points
  */
-export function prepareLine(series, { smoothing = 0, xAxis = 'step', logY = false } = {}) {
+export function prepareLine(series, { smoothing = 0, xAxis = 'step', logY = false, firstWallTime: first } = {}) {
   const data = series?.data || []
-  const walls = data.map((point) => point[2]).filter(Number.isFinite)
-  const firstWallTime = walls.length ? Math.min(...walls) : 0
+  const firstWall = first ?? firstWallTime(series)
   const drawable = data.map(([, value]) => (value !== null && (!logY || value > 0) ? value : null))
   const smoothed = smoothValues(drawable, smoothing)
   const points = data.map(([step, value, wallTime, kind], index) => ({
-    x: xValue(xAxis, step, wallTime, firstWallTime),
+    x: xValue(xAxis, step, wallTime, firstWall),
     step,
     wallTime,
-    relative: wallTime - firstWallTime,
+    relative: wallTime - firstWall,
     value,
     kind,
     drawn: drawable[index],
@@ -61,7 +69,9 @@ export function tooltipHtml(rows, labels, { smoothing }) {
     const shown = point.kind ? labels.kind(point.kind) : formatValue(point.value)
     const smoothedText = point.kind ? '-' : point.smoothed === null ? '-' : formatValue(point.smoothed)
     const values = [run, tag, ...(smoothing > 0 ? [smoothedText] : []), shown, point.step]
-    values.push(`${Number(point.relative.toFixed(3))}s`, formatWallTime(point.wallTime))
+    // A point of the buckets that the sample lacks has no known time.
+    const timed = Number.isFinite(point.wallTime)
+    values.push(timed ? `${Number(point.relative.toFixed(3))}s` : '-', timed ? formatWallTime(point.wallTime) : '-')
     const dot = `<span class="mi-tooltip-dot" style="background:${escapeHtml(color)}"></span>`
     const tds = values.map((item, column) => `<td>${column === 0 ? dot : ''}${escapeHtml(item)}</td>`).join('')
     return `<tr${point.kind ? ' class="mi-tooltip-invalid"' : ''}>${tds}</tr>`

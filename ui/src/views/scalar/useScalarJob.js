@@ -11,6 +11,7 @@ const PARALLEL_REQUESTS = 4
  * server loads the job) and the points of the tags on screen, re-read with every revision of the
  * job. `visibleTags` (a ref/getter of the tags whose charts are shown) decides what is fetched.
  * `loaded` turns true once the first chart's points are in (or there is no chart to draw).
+ * `revision` moves with every read of the job (charts read every point again then).
  */
 export function useScalarJob(trainId, visibleTags) {
   const { plugins, revision, error, jobLoading, integrity, reload } = useJobData(trainId)
@@ -77,7 +78,7 @@ export function useScalarJob(trainId, visibleTags) {
     if (missing.length && loaded.value) loadScalars(missing, job)
   })
 
-  return { allTags, loaded, jobLoading, integrity, error, entry, reload: () => reload() }
+  return { allTags, loaded, jobLoading, integrity, error, entry, revision, reload: () => reload() }
 }
 
 function sameSeries(a, b) {
