@@ -5,15 +5,13 @@ import { createAppRouter } from './router/index.js'
 import { createAppI18n, loadPageMessages } from './locales/index.js'
 import { detectLocale } from './lib/preferences.js'
 import { dropTokenFromAddress } from './lib/addressToken.js'
+import { localStore } from './lib/storage.js'
 import { useAppStore } from './stores/app.js'
 import element from './plugins/element.js'
 import './styles/theme.css'
 
 dropTokenFromAddress()
-const locale = detectLocale(
-  window.localStorage,
-  navigator.languages?.length ? navigator.languages : [navigator.language],
-)
+const locale = detectLocale(localStore, navigator.languages?.length ? navigator.languages : [navigator.language])
 
 const app = createApp(App)
 const pinia = createPinia()

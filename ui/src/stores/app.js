@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia'
 import { clampInterval, loadAutoRefresh, loadTheme, saveAutoRefresh, saveLocale, saveTheme } from '@/lib/preferences.js'
+import { localStore } from '@/lib/storage.js'
 
-const storage = typeof window !== 'undefined' ? window.localStorage : null
+const storage = localStore
 
 /**
  * Global UI state: theme, language, auto refresh. Views watch `refreshTick`: it increases on every
