@@ -54,18 +54,7 @@ def point_items(steps: np.ndarray, values: np.ndarray, sparse: bool = True) -> d
     finite = np.isfinite(values)
     all_finite = bool(finite.all())
     extreme = values if all_finite else np.where(finite, values, np.float32(np.nan))
-    if sparse and all_finite:
-        return {
-            "first_step": steps,
-            "last_step": steps,
-            "first_value": values,
-            "last_value": values,
-            "min": extreme,
-            "min_step": steps,
-            "max": extreme,
-            "max_step": steps,
-        }
-    return {
+    items = {
         "first_step": steps,
         "last_step": steps,
         "first_value": values,
@@ -74,11 +63,14 @@ def point_items(steps: np.ndarray, values: np.ndarray, sparse: bool = True) -> d
         "min_step": steps,
         "max": extreme,
         "max_step": steps,
-        "count": np.ones(steps.size, dtype=np.int64),
-        "nan": np.isnan(values).astype(np.int64),
-        "inf": (values == np.inf).astype(np.int64),
-        "neg_inf": (values == -np.inf).astype(np.int64),
     }
+    if sparse and all_finite:
+        return items
+    items["count"] = np.ones(steps.size, dtype=np.int64)
+    items["nan"] = np.isnan(values).astype(np.int64)
+    items["inf"] = (values == np.inf).astype(np.int64)
+    items["neg_inf"] = (values == -np.inf).astype(np.int64)
+    return items
 
 
 def summarise_blocks(steps: np.ndarray, values: np.ndarray) -> dict:
