@@ -23,10 +23,13 @@ same size with a new mtime, or different bytes just before the saved offset) is 
 ``replaced`` instead of being read on; the caller starts over.
 
 Records are framed in bulk: one pass over the chunk walks the lengths (a header seen before
-is not checked again: equal 12 header bytes have an equal, already verified CRC), then the
-payload CRCs are computed with the C CRC-32C and compared with numpy. The result keeps the
-chunk as one ``bytes`` object plus payload offsets and lengths (``Segment``), so a decoder can
-work on many records at once; ``payloads`` materialises them one by one when asked.
+is not checked again: equal 12 header bytes have an equal, already verified CRC, and a run of
+records with one header is found with one strided numpy comparison), then the payload CRCs
+are computed and compared with numpy: a long run of equally long records as rows
+(``crc.rows_crc32c``, as PyTorch's one-scalar events come), other records one by one with the
+C CRC-32C. The result keeps the chunk as one ``bytes`` object plus payload offsets and lengths
+(``Segment``), so a decoder can work on many records at once; ``payloads`` materialises them
+one by one when asked.
 """
 
 import os
@@ -38,7 +41,7 @@ import google_crc32c
 import numpy as np
 
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES, READ_CHUNK_BYTES
-from mindinsight.format.crc import masked_crc32c
+from mindinsight.format.crc import masked_crc32c, rows_crc32c
 from mindinsight.format.files import open_inside, real_root
 
 HEADER_BYTES = 12  # u64 length + u32 masked crc of the length
@@ -48,6 +51,10 @@ _FOOTER = struct.Struct("<I")
 _HEADER_CACHE_SIZE = 4096  # distinct valid headers remembered per reader
 _MASK_DELTA = 0xA282EAD8  # as in format.crc
 _MIN_RUN = 8  # consecutive equal headers worth a numpy probe
+_ROWS_MIN = 64  # records of a run worth checking as rows (``crc.rows_crc32c``) ...
+# ... when short: the C library's cost per call only matters next to a short record's CRC,
+# while the rows' cost grows with every byte position that differs.
+_ROWS_MAX_LENGTH = 256
 _TAIL_BYTES = 4  # bytes before the offset compared to notice a rewritten file
 _FIRST_SCAN_WINDOW = 4096  # bytes searched for a header first while resynchronising
 
@@ -100,7 +107,10 @@ class ReadBatch:
 def masked_crcs(payloads) -> np.ndarray:
     """Masked CRC-32C of every payload (uint32 array)."""
     value = google_crc32c.value
-    crcs = np.fromiter(map(value, payloads), dtype=np.uint32, count=len(payloads))
+    return _masked(np.fromiter(map(value, payloads), dtype=np.uint32, count=len(payloads)))
+
+
+def _masked(crcs: np.ndarray) -> np.ndarray:
     return ((crcs >> np.uint32(15)) | (crcs << np.uint32(17))) + np.uint32(_MASK_DELTA)
 
 
@@ -242,8 +252,9 @@ class RecordReader:
             fit = (end - pos) // size
             if probe_after <= 0 and fit >= _MIN_RUN:
                 # Consecutive records with this very header (same length, same verified CRC).
-                heads = np.lib.stride_tricks.as_strided(array[pos:], shape=(fit, HEADER_BYTES), strides=(size, 1))
-                same = (heads == heads[0]).all(axis=1)
+                lengths = np.ndarray((fit,), "<u8", buf, pos, (size,))
+                same = lengths == lengths[0]
+                same &= np.ndarray((fit,), "<u4", buf, pos + 8, (size,)) == _HEADER.unpack_from(buf, pos)[1]
                 count = fit if same.all() else int(np.argmin(same))
                 if count < _MIN_RUN:
                     probe_after = _MIN_RUN * 4
@@ -267,6 +278,7 @@ class RecordReader:
         if len(runs) == 1 and runs[0][1] == 1:
             offsets = np.array([runs[0][0]], dtype=np.int64)
             sizes = np.array([runs[0][3]], dtype=np.int64)
+            counts = np.ones(1, dtype=np.int64)
         else:
             table = np.array(runs, dtype=np.int64).reshape(-1, 4)
             counts = table[:, 1]
@@ -276,16 +288,40 @@ class RecordReader:
             offsets = first + within * np.repeat(table[:, 2], counts)
         copies = None
         if self.verify_crc:
-            # The payloads are cut once: for the CRC, and kept for a decoder that wants them.
-            copies = [buf[start : start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
-            stored = _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)
-            valid = masked_crcs(copies) == stored
+            in_rows = (counts >= _ROWS_MIN) & (np.array([run[3] for run in runs]) <= _ROWS_MAX_LENGTH)
+            if in_rows.any():
+                valid = self._valid_by_rows(buf, runs, in_rows, offsets, sizes)
+            else:
+                # The payloads are cut once: for the CRC, and kept for a decoder that wants them.
+                copies = [buf[start : start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
+                valid = masked_crcs(copies) == _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)
             if not valid.all():
                 batch.corrupt += int(valid.size - np.count_nonzero(valid))
                 offsets, sizes = offsets[valid], sizes[valid]
-                copies = [payload for payload, ok in zip(copies, valid.tolist()) if ok]
+                if copies is not None:
+                    copies = [payload for payload, ok in zip(copies, valid.tolist()) if ok]
         if offsets.size:
             batch.segments.append(Segment(buf, offsets, sizes, copies))
+
+    @staticmethod
+    def _valid_by_rows(buf: bytes, runs: list, in_rows: np.ndarray, offsets: np.ndarray, sizes: np.ndarray):
+        """Bool per record: payload CRC matches. Long runs of equal records are checked as rows
+        (``crc.rows_crc32c``), the other records one by one."""
+        crcs = np.empty(offsets.size, dtype=np.uint32)
+        stored = np.empty(offsets.size, dtype=np.uint32)
+        index = 0
+        for (start, count, size, length), whole in zip(runs, in_rows.tolist()):
+            if whole:
+                crcs[index : index + count] = rows_crc32c(buf, start, size, count, length)
+                stored[index : index + count] = np.ndarray((count,), "<u4", buf, start + length, (size,))
+            index += count
+        single = ~np.repeat(in_rows, [run[1] for run in runs])
+        if single.any():
+            starts, lengths = offsets[single], sizes[single]
+            payloads = [buf[start : start + size] for start, size in zip(starts.tolist(), lengths.tolist())]
+            crcs[single] = [google_crc32c.value(payload) for payload in payloads]
+            stored[single] = _u32_at(np.frombuffer(buf, dtype=np.uint8), starts + lengths)
+        return _masked(crcs) == stored
 
     def _read_large_record(self, length: int, batch: ReadBatch, stream) -> int:
         """A record longer than the chunk, known to lie inside the file: read exactly it."""

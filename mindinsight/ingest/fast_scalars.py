@@ -33,6 +33,7 @@ MAX_TEMPLATES = 4  # templates tried per length group before the rest falls back
 _STEP_MAX_BYTES = 9  # 9 varint bytes hold 63 bits: the value is a non-negative int64
 _FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES  # around each payload
 _MAX_BLOCKS = 8  # runs of one length handled in place; more are copied into one block
+_ALL_ONES = 0xFFFF_FFFF_FFFF_FFFF
 
 _KEY_WALL_TIME = 0x09  # field 1, wire type 1 (fixed64)
 _KEY_STEP = 0x10  # field 2, wire type 0 (varint)
@@ -88,28 +89,36 @@ class ScalarTemplate:
     def __post_init__(self):
         words = self.length // 8
         self._words = words
-        self._reference64 = self.reference[: words * 8].view("<u8")
-        self._mask64 = (self.fixed[: words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
-        self._tail_reference = self.reference[words * 8 :]
-        self._tail_fixed = self.fixed[words * 8 :]
+        reference64 = self.reference[: words * 8].view("<u8")
+        mask64 = (self.fixed[: words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
+        # (word, mask, expected) per word holding fixed bytes; a column at a time is faster
+        # in numpy than a reduction along each short row.
+        self._word_checks = [
+            (word, int(mask), int(reference64[word] & mask)) for word, mask in enumerate(mask64.tolist()) if mask
+        ]
+        self._byte_checks = [
+            (position, int(self.reference[position]))
+            for position in range(words * 8, self.length)
+            if self.fixed[position]
+        ]
 
     def match(self, block: RowBlock) -> np.ndarray:
         """Bool per record of ``block``: does it parse exactly like the template?"""
-        words = self._words
-        if words:
-            differs = block.view(0, "<u8", (words,), (8,)) ^ self._reference64
-            differs &= self._mask64
-            ok = ~differs.any(axis=1)
-        else:
-            ok = np.ones(block.count, dtype=bool)
-        if self._tail_reference.size:
-            tail = block.view(words * 8, np.uint8, (self._tail_reference.size,), (1,))
-            ok &= ~((tail != self._tail_reference) & self._tail_fixed).any(axis=1)
+        ok = np.ones(block.count, dtype=bool)
+        if self._word_checks:
+            columns = block.view(0, "<u8", (self._words,), (8,))
+            for word, mask, expected in self._word_checks:
+                column = columns[:, word]
+                ok &= (column if mask == _ALL_ONES else column & np.uint64(mask)) == np.uint64(expected)
+        if self._byte_checks:
+            rows = block.bytes()
+            for position, expected in self._byte_checks:
+                ok &= rows[:, position] == expected
         if self.step is not None:
             varint = block.view(self.step, np.uint8, (self.step_bytes,), (1,))
             ok &= varint[:, -1] < 0x80
-            if self.step_bytes > 1:
-                ok &= (varint[:, :-1] >= 0x80).all(axis=1)
+            for index in range(self.step_bytes - 1):
+                ok &= varint[:, index] >= 0x80
         return ok
 
     def extract(self, block: RowBlock):
@@ -235,11 +244,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray, scala
     matches = []
     if count < MIN_GROUP:
         return matches, handled
-    sizes, inverse, counts = np.unique(lengths, return_inverse=True, return_counts=True)
-    for group, (length, members) in enumerate(zip(sizes.tolist(), counts.tolist())):
-        if members < MIN_GROUP:
-            continue
-        indices = np.flatnonzero(inverse == group)
+    for length, indices in _length_groups(lengths):
         start = int(offsets[indices[0]])
         template = parse_template(buffer[start : start + length], scalar_key)
         if template is None:
@@ -267,3 +272,28 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray, scala
                 break
         handled[indices[~pending]] = True
     return matches, handled
+
+
+def _length_groups(lengths: np.ndarray):
+    """``(length, record indices)`` of each length at least ``MIN_GROUP`` records have.
+
+    Records of one length mostly follow each other, so the lengths are grouped by runs (a
+    pass over the records, then a sort of the runs only)."""
+    breaks = np.flatnonzero(lengths[1:] != lengths[:-1]) + 1
+    starts = np.concatenate(([0], breaks))
+    stops = np.concatenate((breaks, [lengths.size]))
+    run_lengths = lengths[starts]
+    order = np.argsort(run_lengths, kind="stable")
+    ordered = run_lengths[order]
+    group_starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    members = np.add.reduceat((stops - starts)[order], group_starts)
+    for group in np.flatnonzero(members >= MIN_GROUP).tolist():
+        first = group_starts[group]
+        last = group_starts[group + 1] if group + 1 < group_starts.size else order.size
+        runs = np.sort(order[first:last])
+        if runs.size == 1:
+            yield int(ordered[first]), np.arange(starts[runs[0]], stops[runs[0]])
+        else:
+            run_starts, run_sizes = starts[runs], stops[runs] - starts[runs]
+            offsets = np.repeat(run_starts - (np.cumsum(run_sizes) - run_sizes), run_sizes)
+            yield int(ordered[first]), np.arange(int(run_sizes.sum())) + offsets
