@@ -7,7 +7,7 @@ import sys
 from mindinsight import __version__
 from mindinsight.conf import limits
 from mindinsight.conf.origins import allowed_host, trusted_origin
-from mindinsight.conf.settings import Settings, token_problem
+from mindinsight.conf.settings import Settings, parse_storage_options, token_problem
 
 URL_SEGMENT = re.compile(r"^[a-zA-Z0-9_\-.]+$")
 
@@ -53,6 +53,12 @@ def access_token(text: str) -> str:
     return text
 
 
+def storage_options(text: str) -> str:
+    """``--storage-options``: a JSON object (kept as its text)."""
+    parse_storage_options(text)
+    return text
+
+
 def _checked(parse):
     """An argparse ``type`` from a parser raising ValueError with a message for the user."""
 
@@ -81,7 +87,18 @@ def _add_repeatable(parser: argparse.ArgumentParser, flag: str, parse, help: str
 
 def add_start_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``start`` (also those of the notebook's ``%mindinsight``)."""
-    parser.add_argument("--summary-base-dir", help="directory holding the train jobs (default: current directory)")
+    parser.add_argument(
+        "--summary-base-dir",
+        help="directory holding the train jobs, or an object-store URL such as s3://bucket/prefix "
+        "(default: current directory)",
+    )
+    parser.add_argument(
+        "--storage-options",
+        type=_checked(storage_options),
+        metavar="JSON",
+        help='fsspec options for an object-store base dir, as a JSON object, e.g. \'{"anon": true}\' '
+        "(default: the store's standard environment variables and config files)",
+    )
     parser.add_argument("--port", type=port_number, help="port to listen on (default: 8080)")
     parser.add_argument("--workspace", help="directory for logs (default: ~/mindinsight)")
     parser.add_argument(
@@ -155,6 +172,7 @@ SETTING_NAMES = (
     "token",
     "allowed_hosts",
     "trusted_origins",
+    "storage_options",
 )
 
 

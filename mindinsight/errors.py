@@ -230,6 +230,14 @@ class ScalarPointsTooManyError(DatavisualError):
     value, http_status, prefix = 0x01B, 503, "The job holds more scalar points than the server keeps in full."
 
 
+class StorageUnavailableError(DatavisualError):
+    """The object store holding the summary base dir cannot be listed now (unreachable,
+    refused credentials, throttling, missing bucket). Reported in the train-jobs answer's
+    ``storage_error`` while the jobs read before stay served."""
+
+    value, http_status, prefix = 0x01D, 503, "The storage holding the summary base dir cannot be read now."
+
+
 # -- profiler (module 6) --------------------------------------------------------------
 
 

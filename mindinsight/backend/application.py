@@ -27,7 +27,11 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
     app = Flask(__name__, static_folder=None)
     app.config["MI_SETTINGS"] = settings
     app.json.sort_keys = False
-    manager = DataManager(settings.summary_base_dir, reload_interval=settings.reload_interval)
+    manager = DataManager(
+        settings.summary_base_dir,
+        reload_interval=settings.reload_interval,
+        storage_options=settings.storage_options_dict,
+    )
     added_info_path = os.path.join(settings.workspace, "lineage", "added_info.json")
     lineage_store = LineageStore(manager, added_info_path)
     context.attach_data(app, manager, lineage_store)

@@ -39,6 +39,8 @@ from enum import Enum
 
 from mindinsight.cache.memo import DerivedValues
 from mindinsight.conf import limits
+from mindinsight.format.files import mount_base_dir, refresh_listing
+from mindinsight.format.object_store import StoreUnavailable
 from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, scan_summary_dirs
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.loader import JobLoader
@@ -80,8 +82,14 @@ class DataManager:
         capacity: int = limits.MAX_CACHED_TRAIN_JOBS,
         chunk_bytes: int = limits.READ_CHUNK_BYTES,
         first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES,
+        storage_options: dict | None = None,
     ):
         self.summary_base_dir = summary_base_dir
+        mount_base_dir(summary_base_dir, storage_options)  # an object-store URL: its file system
+        # Why the object store holding the base dir could not be listed last time, else None.
+        # Meanwhile every job listed before stays listed and served.
+        self.storage_problem: str | None = None
+        self._storage_failures = 0  # failed listings in a row: the reload waits longer each time
         self.reload_interval = reload_interval
         self.capacity = capacity
         self.chunk_bytes = chunk_bytes
@@ -132,11 +140,15 @@ class DataManager:
             try:
                 if not first:
                     self.refresh_briefs()
-                self.load_pass()
+                if not self._storage_failures:  # no reads from a store that cannot even be listed
+                    self.load_pass()
             except Exception:  # the loop must survive any bad file or bug in one pass
                 logger.exception("reload pass failed")
             first = False
             timeout = self.reload_interval if self.reload_interval > 0 else None
+            if self._storage_failures and timeout is not None:
+                # An unreachable or throttling store is asked less and less often (exponential backoff).
+                timeout = min(timeout * 2 ** min(self._storage_failures - 1, 16), limits.MAX_STORE_BACKOFF_SECONDS)
             self._wake.wait(timeout)
             self._wake.clear()
 
@@ -147,6 +159,8 @@ class DataManager:
         if self.brief_status is BriefStatus.INIT:
             self.brief_status = BriefStatus.LOADING
             self._changed()
+        if not self._listing_refreshed():
+            return
         scan = scan_summary_dirs(self.summary_base_dir, self._quiet_dirs)
         infos = scan.jobs
         with self._lock:
@@ -168,6 +182,29 @@ class DataManager:
             self.brief_status = BriefStatus.LOADED
             if before != (infos, list(self._jobs), self.brief_status, self.scan_stopped_at):
                 self._changed()
+
+    def _listing_refreshed(self) -> bool:
+        """Take a new listing of an object-store base dir; False (the jobs listed before kept,
+        ``storage_problem`` set) when the store cannot be listed now."""
+        try:
+            refresh_listing(self.summary_base_dir)
+        except StoreUnavailable as error:
+            self._storage_failures += 1
+            problem = error.strerror or str(error)
+            if problem != self.storage_problem:
+                logger.warning("cannot list the summary base dir: %s; the jobs read before are kept", problem)
+                self.storage_problem = problem
+                self._changed()
+            if self.brief_status is BriefStatus.LOADING and not self._briefs:
+                self.brief_status = BriefStatus.LOADED  # nothing to wait for: the listing says why
+                self._changed()
+            return False
+        self._storage_failures = 0
+        if self.storage_problem is not None:
+            logger.info("the summary base dir can be listed again")
+            self.storage_problem = None
+            self._changed()
+        return True
 
     def _job_time(self, info: SummaryDirInfo) -> float:
         job = self._jobs.get(info.train_id)

@@ -149,6 +149,11 @@ class DataProvider:
         """Base-dir entries the last scan read when it stopped at its limit, else None."""
         return self._manager.scan_stopped_at
 
+    @property
+    def storage_problem(self) -> str | None:
+        """Why the object store holding the base dir could not be listed last time, else None."""
+        return self._manager.storage_problem
+
     def list_jobs(self) -> list[SummaryDirInfo]:
         return self._manager.briefs()
 

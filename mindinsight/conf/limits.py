@@ -78,6 +78,10 @@ MAX_HISTOGRAM_ABS_EDGE = 1e300
 # Reading
 READ_CHUNK_BYTES = 4 * 1024 * 1024  # bytes read from a file per call; bounds reader memory
 FIRST_READ_CHUNK_BYTES = 256 * 1024  # first read of a newly cached job: its first data shows at once
+# Bytes fetched past what a reader asks of an object-store file: the few bytes checked before
+# the offset and a live log's new bytes come in one ranged GET (format/object_store.py).
+REMOTE_READ_AHEAD_BYTES = 64 * 1024
+MAX_STORE_BACKOFF_SECONDS = 60  # longest wait between listings of a store that keeps failing
 DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given up
 
 # Requests

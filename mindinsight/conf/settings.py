@@ -4,6 +4,7 @@ The CLI passes its options to the server process through these same variables, s
 gunicorn worker and a plain ``create_app()`` read settings one way.
 """
 
+import json
 import os
 import re
 from dataclasses import dataclass, field, fields
@@ -13,6 +14,7 @@ from mindinsight.conf.origins import allowed_host, is_loopback_host, trusted_ori
 from mindinsight.conf.token_strength import token_strength_bits
 
 ENV_PREFIX = "MINDINSIGHT_"
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 # Characters that pass through a URL query and a cookie unchanged (secrets.token_urlsafe's alphabet, and '.~').
 TOKEN_PATTERN = re.compile(rf"^[A-Za-z0-9_.~-]{{{limits.MIN_TOKEN_LENGTH},{limits.MAX_TOKEN_LENGTH}}}$")
 
@@ -33,6 +35,27 @@ def token_problem(token: str) -> str | None:
             "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
         )
     return None
+
+
+def base_dir_location(text: str) -> str:
+    """The base dir as the server uses it: an object-store URL (``s3://bucket/prefix``) without
+    its trailing slash, else the real, user-expanded local path (a ``file://`` URL is local)."""
+    if _URL.match(text) and not text.lower().startswith("file://"):
+        return text.rstrip("/")
+    if text.lower().startswith("file://"):
+        text = text[len("file://") :]
+    return os.path.realpath(os.path.expanduser(text))
+
+
+def parse_storage_options(text: str) -> dict:
+    """The storage options given as a JSON object; ValueError when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"the storage options are not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise ValueError('the storage options must be a JSON object, e.g. {"anon": true}')
+    return value
 
 
 def is_loopback(host: str) -> bool:
@@ -57,6 +80,8 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()
     # Origins whose pages may change state besides the server's own (a reverse proxy's).
     trusted_origins: tuple[str, ...] = ()
+    # A JSON object of fsspec storage options for an object-store base dir (may hold secrets).
+    storage_options: str = field(default="", repr=False)
 
     @classmethod
     def from_env(cls, environ=None, **overrides) -> "Settings":
@@ -77,7 +102,7 @@ class Settings:
         if problem:
             raise ValueError(problem)
         return Settings(
-            summary_base_dir=os.path.realpath(os.path.expanduser(self.summary_base_dir)),
+            summary_base_dir=base_dir_location(self.summary_base_dir),
             workspace=os.path.realpath(os.path.expanduser(self.workspace)),
             port=int(self.port),
             host=self.host,
@@ -86,7 +111,13 @@ class Settings:
             token=self.token,
             allowed_hosts=tuple(dict.fromkeys(allowed_host(host) for host in self.allowed_hosts)),
             trusted_origins=tuple(dict.fromkeys(trusted_origin(origin) for origin in self.trusted_origins)),
+            storage_options=self.storage_options,
         )
+
+    @property
+    def storage_options_dict(self) -> dict:
+        """``storage_options`` parsed (``{}`` when none were given)."""
+        return parse_storage_options(self.storage_options) if self.storage_options else {}
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that reproduce these settings in another process."""

@@ -1,7 +1,11 @@
 """Opening a file the server reads: a regular file inside the base dir, read within a bound.
 
 Every file the server reads from the summary base dir is opened by ``open_inside``: summary,
-lineage and ``.pb`` files, profiler CSV and JSON files. One rule decides what may be opened:
+lineage and ``.pb`` files, profiler CSV and JSON files; and every directory it lists is listed
+by ``scandir`` here. A base dir given as a URL (``s3://bucket/prefix``) lies on an object store
+(``format/object_store.py``): the same functions answer from its latest listing and read by
+range, and containment is the normalized URL lying below the base URL (a ``..`` never climbs
+out of it). One rule decides what may be opened locally:
 
 * containment (``resolve_inside``): the file's real path (every symlink resolved) lies inside
   the real path of the base dir. It is checked before opening and again on the opened
@@ -23,6 +27,9 @@ import os
 import stat
 from typing import BinaryIO
 
+from mindinsight.format import object_store
+from mindinsight.format.object_store import RemoteFile, is_remote
+
 
 class FileRefused(OSError):
     """A file the server does not read (see the subclasses)."""
@@ -41,12 +48,18 @@ class FileTooLarge(FileRefused):
 
 
 def real_root(base_dir: str) -> str:
-    """The real path every opened path must lie in."""
+    """The real path every opened path must lie in (a normalized URL on an object store)."""
+    if is_remote(base_dir):
+        return object_store.normalized(base_dir) or base_dir
     return os.path.realpath(base_dir)
 
 
 def resolve_inside(path: str, root: str) -> str | None:
     """The real path of ``path`` if it lies inside ``root`` (a real path), else None."""
+    if is_remote(root) or is_remote(path):
+        normal = object_store.normalized(path)
+        inside = normal is not None and (normal == root or normal.startswith(root + "/"))
+        return normal if inside else None
     real = os.path.realpath(path)
     return real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None
 
@@ -65,6 +78,8 @@ def open_inside(path: str, root: str, max_bytes: int | None = None) -> BinaryIO:
     real = resolve_inside(path, root)
     if real is None:
         raise OutsideBaseDir(errno.EACCES, "outside the summary base dir", path)
+    if is_remote(real):
+        return _open_remote(real, path, max_bytes)
     # O_NOFOLLOW: the real path has no link left; one that appears now is refused (ELOOP).
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(real, flags)
@@ -84,6 +99,16 @@ def open_inside(path: str, root: str, max_bytes: int | None = None) -> BinaryIO:
         raise
 
 
+def _open_remote(real: str, path: str, max_bytes: int | None) -> RemoteFile:
+    store = object_store.store_for(real)
+    if store is None:
+        raise FileNotFoundError(errno.ENOENT, "no mounted object store holds it", path)
+    stream = store.open(real)
+    if max_bytes is not None and stream.stat.st_size > max_bytes:
+        raise FileTooLarge(errno.EFBIG, f"{stream.stat.st_size} bytes, more than {max_bytes}", path)
+    return stream
+
+
 def read_bounded(path: str, root: str, max_bytes: int) -> bytes:
     """The whole content of ``path`` (see ``open_inside``), at most ``max_bytes`` of it."""
     with open_inside(path, root, max_bytes) as stream:
@@ -91,3 +116,82 @@ def read_bounded(path: str, root: str, max_bytes: int) -> bytes:
     if len(data) > max_bytes:  # grew since it was opened
         raise FileTooLarge(errno.EFBIG, f"more than {max_bytes} bytes", path)
     return data
+
+
+# -- listing and the state of what is open: local, or from an object store's listing ------
+
+
+class _Entries(list):
+    """A store directory's entries, usable where ``os.scandir``'s iterator is (``with``, ``close``)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _store(path: str) -> object_store.ObjectStore:
+    store = object_store.store_for(path)
+    if store is None:
+        raise FileNotFoundError(errno.ENOENT, "no mounted object store holds it", path)
+    return store
+
+
+def scandir(path: str):
+    """The entries of directory ``path`` (``os.scandir``'s, or a store listing's alike)."""
+    if is_remote(path):
+        return _Entries(_store(path).scandir(path))
+    return os.scandir(path)
+
+
+def stat_path(path: str, follow_symlinks: bool = True):
+    """``os.stat`` of ``path``, or its state at the store's latest listing."""
+    if is_remote(path):
+        return _store(path).stat(path)
+    return os.stat(path, follow_symlinks=follow_symlinks)
+
+
+def is_link(path: str) -> bool:
+    """Whether ``path`` is a symlink (objects never are)."""
+    return not is_remote(path) and os.path.islink(path)
+
+
+def is_dir(path: str) -> bool:
+    """Whether ``path`` is a directory (a key prefix holding objects, on a store)."""
+    if is_remote(path):
+        try:
+            return stat.S_ISDIR(_store(path).stat(path).st_mode)
+        except OSError:
+            return False
+    return os.path.isdir(path)
+
+
+def opened_stat(stream):
+    """Size, mtime and inode of an opened file (``os.fstat``; its listed state on a store)."""
+    if isinstance(stream, RemoteFile):
+        return stream.stat
+    return os.fstat(stream.fileno())
+
+
+def read_at(stream, size: int, offset: int) -> bytes:
+    """``size`` bytes of an opened file at ``offset``, its position unchanged (``os.pread``)."""
+    if isinstance(stream, RemoteFile):
+        return stream.pread(size, offset)
+    return os.pread(stream.fileno(), size, offset)
+
+
+def mount_base_dir(base_dir: str, storage_options: dict | None = None) -> None:
+    """Make an object-store base dir readable (``object_store.mount``); nothing for a local one."""
+    if is_remote(base_dir):
+        object_store.mount(base_dir, storage_options)
+
+
+def refresh_listing(base_dir: str) -> None:
+    """Take a new listing of an object-store base dir (``StoreUnavailable`` when it cannot be
+    listed; the previous one stays); nothing for a local one, which is listed as it is read."""
+    if is_remote(base_dir):
+        _store(base_dir).refresh()

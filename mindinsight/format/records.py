@@ -42,7 +42,7 @@ import numpy as np
 
 from mindinsight.conf.limits import MAX_EVENT_PAYLOAD_BYTES, READ_CHUNK_BYTES
 from mindinsight.format.crc import masked_crc32c, rows_crc32c
-from mindinsight.format.files import open_inside, real_root
+from mindinsight.format.files import is_remote, open_inside, opened_stat, read_at, real_root
 
 HEADER_BYTES = 12  # u64 length + u32 masked crc of the length
 FOOTER_BYTES = 4  # u32 masked crc of the payload
@@ -148,11 +148,11 @@ class RecordReader:
     ):
         self.path = path
         # The real dir the file must lie in (format/files.py); by default the one that names it.
-        self.root = root or real_root(os.path.dirname(os.path.abspath(path)))
+        self.root = root or real_root(os.path.dirname(path if is_remote(path) else os.path.abspath(path)))
         self.offset = offset
         self.verify_crc = verify_crc
         self.chunk_bytes = chunk_bytes
-        self.file_size = 0  # size, mtime and inode at the last read (``os.fstat``)
+        self.file_size = 0  # size, mtime and inode at the last read (``files.opened_stat``)
         self.mtime_ns = 0
         self.inode: int | None = None
         self._tail = b""  # the bytes just before ``offset`` as last read
@@ -167,7 +167,7 @@ class RecordReader:
         budget = max_bytes or self.chunk_bytes
         batch = ReadBatch()
         with open_inside(self.path, self.root) as stream:
-            stat = os.fstat(stream.fileno())
+            stat = opened_stat(stream)
             if self._was_replaced(stream, stat):
                 batch.replaced = True
                 return batch
@@ -189,7 +189,7 @@ class RecordReader:
                 budget -= consumed
             if self.offset != start:
                 keep = min(_TAIL_BYTES, self.offset)
-                self._tail = os.pread(stream.fileno(), keep, self.offset - keep)
+                self._tail = read_at(stream, keep, self.offset - keep)
             batch.end_of_data = self.offset >= size or batch.partial_tail
         return batch
 
@@ -202,7 +202,7 @@ class RecordReader:
         if stat.st_size == self.file_size and stat.st_mtime_ns != self.mtime_ns:
             return True
         tail = self._tail
-        return bool(tail) and os.pread(stream.fileno(), len(tail), self.offset - len(tail)) != tail
+        return bool(tail) and read_at(stream, len(tail), self.offset - len(tail)) != tail
 
     def _parse(
         self, buf: bytes, batch: ReadBatch, stream, file_size: int, final: bool, allow_large: bool = True

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from mindinsight.conf import limits
 from mindinsight.format import naming
-from mindinsight.format.files import real_root, resolve_inside
+from mindinsight.format.files import is_link, real_root, resolve_inside, scandir, stat_path
 from mindinsight.ingest.profiler_dirs import find_profiler_dir
 from mindinsight.ingest.quiet_dirs import QuietDirs
 from mindinsight.ingest.train_ids import is_valid_train_id, train_id_for
@@ -71,11 +71,11 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
     ``root`` is the real path of the base dir: the job dir and every file must resolve inside it.
     """
     # A plain job dir is the base dir or one of its children; only a linked one needs resolving.
-    real_dir = resolve_inside(job_dir, root) if os.path.islink(job_dir) else job_dir
+    real_dir = resolve_inside(job_dir, root) if is_link(job_dir) else job_dir
     if real_dir is None:
         return None
     try:
-        entries = list(os.scandir(real_dir))
+        entries = list(scandir(real_dir))
     except OSError:
         return None
     found = {}
@@ -142,7 +142,7 @@ def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool 
         if profiler is None:
             return None
         try:
-            stat = os.stat(os.path.join(path, profiler[0]))
+            stat = stat_path(os.path.join(path, profiler[0]))
         except OSError:
             return None
         create_time, update_time = stat.st_ctime, stat.st_mtime
@@ -250,7 +250,7 @@ def _is_plain_dir(entry) -> bool:
 
 def _first_entries(path: str, count: int) -> list:
     """At most ``count`` entries of directory ``path`` (the rest is never read)."""
-    entries = os.scandir(path)
+    entries = scandir(path)
     try:
         return list(itertools.islice(entries, count))
     finally:

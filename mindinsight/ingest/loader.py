@@ -37,6 +37,7 @@ from google.protobuf.message import DecodeError
 from mindinsight.conf import limits
 from mindinsight.format import naming
 from mindinsight.format.files import read_bounded
+from mindinsight.format.object_store import StoreUnavailable
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
 from mindinsight.ingest.discovery import JobFile, job_files, real_root
@@ -70,6 +71,7 @@ class EventFiles:
     timestamp: Callable[[str], int | None]
     decode: Callable
     current: str | None = None  # the file being read
+    waiting: tuple | None = None  # (offset, final) where the last read stopped at a partial record
     reader: RecordReader | None = field(default=None, repr=False)
 
     def names(self, files) -> list[str]:
@@ -192,12 +194,16 @@ class JobLoader:
         for name in ordered:
             file = files[name]
             if name != series.current:
-                series.current = name
+                series.current, series.waiting = name, None
                 series.reader = RecordReader(file.path, verify_crc=self.verify_crc, root=self.root)
             reader = series.reader
             final = name != newest or now - file.mtime > limits.DAMAGED_FILE_AGE_SECONDS
             listed = (file.inode, file.size, file.mtime_ns)
-            if reader.offset < file.size or listed != (reader.inode, reader.file_size, reader.mtime_ns):
+            unchanged = listed == (reader.inode, reader.file_size, reader.mtime_ns)
+            # A partial record already seen, in a file unchanged since, is not fetched again (on
+            # an object store every read is a request).
+            waiting = unchanged and series.waiting == (reader.offset, final)
+            if (reader.offset < file.size and not waiting) or not unchanged:
                 start = reader.offset
                 try:
                     batch = reader.read(max_bytes=budget, final=final)
@@ -205,12 +211,13 @@ class JobLoader:
                     return False
                 except OSError as error:
                     self._mark_unreadable(name, files[name], error)
-                    if name == newest:
-                        return False  # tried again on the next load
+                    if name == newest or isinstance(error, StoreUnavailable):
+                        return False  # tried again on the next load (a store may come back)
                     continue  # newer files hold data too: read on past this one
                 self._mark_readable(name)
                 if batch.replaced:
                     return True
+                series.waiting = (reader.offset, final) if batch.partial_tail else None
                 consumed = reader.offset - start
                 result.bytes_read += consumed
                 result.records += batch.count

@@ -11,6 +11,8 @@ into again (a profiler folder or a link target may change without touching them)
 import os
 import time
 
+from mindinsight.format.files import scandir
+
 # A directory changed within this many seconds of a scan may change again within the same
 # timestamp tick (file systems keep coarse times): it is looked into again next time.
 SETTLE_SECONDS = 2.0
@@ -23,7 +25,7 @@ def _stamp(stat: os.stat_result) -> tuple:
 def holds_only_plain_files(path: str) -> bool:
     """Whether every entry of ``path`` is a regular file (True for an empty directory)."""
     try:
-        with os.scandir(path) as entries:
+        with scandir(path) as entries:
             return all(entry.is_file(follow_symlinks=False) for entry in entries)
     except OSError:
         return False

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from mindinsight.format.files import open_inside
+from mindinsight.conf import limits
+from mindinsight.format.files import is_remote, open_inside
 from mindinsight.format.proto import tensorboard_event_pb2 as tb_pb
 from mindinsight.format.proto import tensorboard_hparams_pb2 as hp_pb
 from mindinsight.format.records import RecordReader
@@ -51,11 +52,23 @@ class RunHParams:
 
 def _holds(path: str, root: str, mark: bytes) -> bool:
     with open_inside(path, root) as stream:
+        if is_remote(path):
+            return _stream_holds(stream, mark)
         try:
             with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
                 return mapped.find(mark) >= 0
         except ValueError:  # an empty file cannot be mapped
             return False
+
+
+def _stream_holds(stream, mark: bytes) -> bool:
+    """Whether a stream holds ``mark``, read in bounded chunks (an object store cannot be mapped)."""
+    tail = b""
+    while chunk := stream.read(limits.READ_CHUNK_BYTES):
+        if mark in tail + chunk[: len(mark) - 1] or mark in chunk:
+            return True
+        tail = chunk[-(len(mark) - 1) :] if len(mark) > 1 else b""
+    return False
 
 
 def files_hold(paths, root: str, mark: bytes) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from mindinsight.conf import limits
 from mindinsight.conf.settings import Settings, is_loopback
+from mindinsight.format.object_store import MissingExtra, file_system_class, is_remote
 from mindinsight.scripts.console import ScriptLog
 from mindinsight.scripts.processes import (
     APP_TARGET,
@@ -93,7 +94,13 @@ def start(settings: Settings) -> int:
 
     log.out(f"Workspace: {settings.workspace}")
     log.out(f"Summary base dir: {settings.summary_base_dir}")
-    if not os.path.isdir(settings.summary_base_dir):
+    if is_remote(settings.summary_base_dir):
+        try:
+            file_system_class(settings.summary_base_dir)
+        except MissingExtra as error:
+            log.err(f"Cannot read {settings.summary_base_dir}: {error}")
+            return EXIT_FAILED
+    elif not os.path.isdir(settings.summary_base_dir):
         log.out(f"Warning: summary base dir {settings.summary_base_dir} does not exist (yet).")
 
     settings = with_token(settings)

@@ -4,7 +4,7 @@ import time
 
 from mindinsight.cache.provider import CacheStatus, DataProvider, SummaryDirInfo
 from mindinsight.conf.plugins import PluginName
-from mindinsight.errors import PluginNotAvailableError, TrainJobNotExistError
+from mindinsight.errors import PluginNotAvailableError, StorageUnavailableError, TrainJobNotExistError
 from mindinsight.services.jobs import cached_job_data
 from mindinsight.services.run_query import parse_query
 from mindinsight.services.run_query_fields import RunFields, matching_runs
@@ -68,7 +68,7 @@ def list_train_jobs(
         infos = _matching(provider, infos, tree)
     start = offset * limit
     page = infos[start : start + limit] if start < len(infos) else []
-    return {
+    answer = {
         "name": provider.base_dir_name,
         "total": len(infos),
         "load_status": provider.brief_status.value,
@@ -77,6 +77,10 @@ def list_train_jobs(
         "scan_stopped_at": provider.scan_stopped_at,
         "train_jobs": [_train_job_item(provider, info) for info in page],
     }
+    if provider.storage_problem is not None:
+        # Ours: the object store cannot be listed now; the jobs above are those read before.
+        answer["storage_error"] = StorageUnavailableError(provider.storage_problem).to_json()
+    return answer
 
 
 def plugins(provider: DataProvider, train_id: str, manual_update: bool) -> dict:
