@@ -8,9 +8,9 @@ every ``scandir`` and ``stat`` until the next refresh is answered from it: an id
 costs the listing pages and no request per directory or file. Directories are the key
 prefixes the snapshot holds.
 
-Files are read by byte range (``cat_file(path, start, end)``: one ranged GET), through
-fsspec's read-ahead cache, so the few bytes the record reader checks before its offset and
-the new bytes after it come in one request. S3 has no append: a log re-uploaded bigger has a
+Files are read by byte range (``cat_file(path, start, end)``: one ranged GET), or, from their
+first byte, through one streamed GET (``ObjectReads``); at most ``limits.MAX_OPEN_REMOTE_READS``
+objects are being read at once. S3 has no append: a log re-uploaded bigger has a
 new ETag and modification time; the record reader compares the bytes just before its offset
 (the last record's CRC) and reads on from there when they are unchanged (``format/records.py``).
 An object has no inode: ``st_ino`` is 0 for every file, so a replaced object is told by its
@@ -27,9 +27,9 @@ import io
 import re
 import stat as file_modes
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 
 from mindinsight.conf import limits
 
@@ -191,6 +191,8 @@ class ObjectStore:
         self._key_root = self.fs._strip_protocol(root)
         self._snapshot = _Snapshot({root: _dir_stat(0)}, {root: {}})
         self._refresh_lock = threading.Lock()
+        self._reads: OrderedDict[str, ObjectReads] = OrderedDict()  # by URL, least recently opened first
+        self._reads_lock = threading.Lock()
         self.listed = False  # a listing has succeeded at least once
 
     # -- listing ----------------------------------------------------------------------
@@ -259,32 +261,128 @@ class ObjectStore:
     # -- reading ----------------------------------------------------------------------
 
     def open(self, path: str) -> "RemoteFile":
-        """``path`` opened for reading by range, at its listed size."""
+        """``path`` opened for reading at its listed size (see ``ObjectReads``)."""
         stat = self.stat(path)
         if not file_modes.S_ISREG(stat.st_mode):
             raise IsADirectoryError(errno.EISDIR, "not a file", path)
-        return RemoteFile(partial(self._fetch, self.fs._strip_protocol(path)), stat)
+        with self._reads_lock:
+            reads = self._reads.pop(path, None)
+            if reads is None or reads.stat != stat:
+                if reads is not None:
+                    reads.close()
+                reads = ObjectReads(self, self.fs._strip_protocol(path), stat)
+            self._reads[path] = reads  # most recently used last
+            while len(self._reads) > limits.MAX_OPEN_REMOTE_READS:
+                self._reads.pop(next(iter(self._reads))).close()
+        return RemoteFile(reads)
 
-    def _fetch(self, key: str, start: int, end: int) -> bytes:
+    def fetch(self, key: str, start: int, end: int) -> bytes:
+        """Bytes ``[start, end)`` of object ``key``: one ranged GET."""
         try:
             return self.fs.cat_file(key, start=start, end=end)
-        except FileNotFoundError:
-            raise
-        except PermissionError as error:
-            raise PermissionError(errno.EACCES, f"access denied by the store: {_reason(error)}", key) from error
         except Exception as error:
-            raise StoreUnavailable(errno.EIO, f"cannot read from the store: {_reason(error)}", key) from error
+            raise _os_error(error, key) from error
+
+    def stream(self, key: str):
+        """A streamed read of object ``key`` from its first byte (fsspec's ``open_async``: one
+        GET read as it arrives), or None when the file system streams no reads."""
+        if not getattr(self.fs, "async_impl", False):
+            return None
+        try:
+            return _sync(self.fs.loop, self.fs.open_async, key, "rb")
+        except NotImplementedError:
+            return None
+        except Exception as error:
+            raise _os_error(error, key) from error
+
+
+class ObjectReads:
+    """What is being read of one object version (its listed size and ETag): the bytes last
+    fetched, and a streamed GET while the object is read from its start.
+
+    A log read from its first byte with more left than one read asks comes through one streamed
+    GET, chunk after chunk across the loader's calls, instead of a ranged GET per chunk (fewer
+    requests; some S3 servers pay for the whole object on every ranged GET). Any other read is
+    a ranged GET reaching ``REMOTE_READ_AHEAD_BYTES`` further, and the last bytes fetched answer
+    the record reader's check of the bytes before its offset without a request. A new version of
+    the object (another size or ETag) gets a new ``ObjectReads``, so that check always compares
+    with what the store holds now."""
+
+    def __init__(self, store: ObjectStore, key: str, stat: StoreStat):
+        self.store, self.key, self.stat = store, key, stat
+        self._window_start = 0
+        self._window = b""
+        self._stream = None
+        self._stream_pos = 0
+        self._lock = threading.Lock()
+
+    def pread(self, size: int, offset: int) -> bytes:
+        """``size`` bytes at ``offset`` (fewer at the end of the object)."""
+        end = min(self.stat.st_size, offset + max(0, size))
+        if offset >= end:
+            return b""
+        with self._lock:
+            start_in_window = offset - self._window_start
+            if 0 <= start_in_window and end - self._window_start <= len(self._window):
+                return self._window[start_in_window : start_in_window + end - offset]
+            if self._stream is None and offset == 0 and end < self.stat.st_size:
+                self._stream, self._stream_pos = self.store.stream(self.key), 0
+            window_end = self._window_start + len(self._window)
+            # The reader resumes at its last whole record: the bytes up to the stream's position
+            # are the end of what it last fetched.
+            resumes = self._stream_pos == window_end and self._window_start <= offset <= self._stream_pos
+            if self._stream is not None and resumes:
+                head = self._window[offset - self._window_start :]
+                data = head + self._from_stream(end - self._stream_pos)
+                if len(data) < end - offset:  # the stream ended early (the object changed)
+                    self.close()
+                    data += self.store.fetch(self.key, offset + len(data), end)
+                self._remember(offset, data)
+                return data
+            if self._stream is not None and offset > self._stream_pos:
+                self.close()  # the reader moved on past the stream: it would only hold a connection
+            reach = min(self.stat.st_size, end + limits.REMOTE_READ_AHEAD_BYTES)
+            fetched = self.store.fetch(self.key, offset, reach)
+            self._remember(offset, fetched)
+            return fetched[: end - offset]
+
+    def _from_stream(self, size: int) -> bytes:
+        try:
+            data = _sync(self.store.fs.loop, _read_up_to, self._stream, size)
+        except Exception as error:
+            self.close()
+            raise _os_error(error, self.key) from error
+        self._stream_pos += len(data)
+        return data
+
+    def _remember(self, offset: int, data: bytes) -> None:
+        # Only the end is kept (the read-ahead and as much before it): it answers the next
+        # check of the bytes before the offset, and the next few small reads.
+        keep = 2 * limits.REMOTE_READ_AHEAD_BYTES
+        if self._window_start <= offset <= self._window_start + len(self._window):  # it continues the window
+            data = self._window[: offset - self._window_start] + data
+            offset = self._window_start
+        kept = data[-keep:] if len(data) > keep else data
+        self._window_start, self._window = offset + len(data) - len(kept), kept
+
+    def close(self) -> None:
+        """Let go of the streamed GET, if any (its connection goes back to the client's pool)."""
+        stream, self._stream = self._stream, None
+        body = getattr(stream, "r", None)  # the HTTP body s3fs's streamed file reads from
+        if body is not None and hasattr(body, "close"):
+            try:
+                body.close()
+            except Exception:  # already closed or broken: nothing is held any more
+                pass
 
 
 class RemoteFile(io.RawIOBase):
-    """A store object read by range: seek/read like a local file, plus ``pread`` and ``stat``."""
+    """An object opened for reading: seek/read like a local file, plus ``pread`` and ``stat``."""
 
-    def __init__(self, fetch, stat: StoreStat):
-        import fsspec.caching
-
+    def __init__(self, reads: ObjectReads):
         super().__init__()
-        self.stat = stat
-        self._cache = fsspec.caching.ReadAheadCache(limits.REMOTE_READ_AHEAD_BYTES, fetch, stat.st_size)
+        self._reads = reads
+        self.stat = reads.stat
         self._pos = 0
 
     def readable(self) -> bool:
@@ -317,7 +415,36 @@ class RemoteFile(io.RawIOBase):
 
     def pread(self, size: int, offset: int) -> bytes:
         """``size`` bytes at ``offset`` (fewer at the end), the position left unchanged."""
-        return self._cache._fetch(offset, offset + size)
+        return self._reads.pread(size, offset)
+
+
+async def _read_up_to(stream, size: int) -> bytes:
+    """``size`` bytes of a streamed file (fewer at its end), in one trip to the loop: a
+    stream answers in pieces of whatever has arrived."""
+    parts, got = [], 0
+    while got < size:
+        part = await stream.read(size - got)
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _sync(loop, coroutine_function, *args):
+    """Run an async file-system call from this (synchronous) thread on the file system's loop."""
+    from fsspec.asyn import sync  # fsspec is needed only once a store is mounted
+
+    return sync(loop, coroutine_function, *args)
+
+
+def _os_error(error: BaseException, key: str) -> OSError:
+    """A store client's failure as the ``OSError`` readers handle."""
+    if isinstance(error, (FileNotFoundError, StoreUnavailable)):
+        return error
+    if isinstance(error, PermissionError):
+        return PermissionError(errno.EACCES, f"access denied by the store: {_reason(error)}", key)
+    return StoreUnavailable(errno.EIO, f"cannot read from the store: {_reason(error)}", key)
 
 
 # -- the mounted stores ---------------------------------------------------------------
