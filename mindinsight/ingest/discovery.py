@@ -3,9 +3,10 @@
 The base dir itself and its direct sub-directories are candidates; a candidate holding
 summary, lineage, ``.pb`` graph or TensorBoard event files is a train job with ``train_id`` =
 ``./`` or ``./<name>``. Deeper directories are TensorBoard runs when they hold event files
-(``./<a>/<b>``, docs/FORMATS.md §8), and nothing else; at most 999 jobs are listed, one scan reads
-at most ``limits.MAX_SCAN_COUNT`` entries of the base dir (the listing says when it stopped there)
-and as many again below its sub-directories, breadth first, without following symlinks there.
+(``./<a>/<b>``, docs/FORMATS.md §8), and nothing else; at most ``limits.MAX_SUMMARY_DIR_COUNT``
+jobs are listed, one scan reads at most ``limits.MAX_SCAN_COUNT`` entries of the base dir (the
+listing says when it stopped at either) and as many again below its sub-directories, breadth
+first, without following symlinks there.
 
 Nothing outside the base dir is ever opened: a symlink (a job dir or a file in one) is
 followed only when its real path lies inside the base dir's real path (the one rule of
@@ -163,7 +164,8 @@ def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool 
 @dataclass(frozen=True)
 class DirScan:
     """What one scan of the base dir found: the train jobs, and ``stopped_at`` (the number of
-    base-dir entries read) when it stopped at ``limits.MAX_SCAN_COUNT`` with more left."""
+    base-dir entries read) when it stopped at ``limits.MAX_SCAN_COUNT`` entries with more left
+    or at ``limits.MAX_SUMMARY_DIR_COUNT`` jobs."""
 
     jobs: list[SummaryDirInfo]
     stopped_at: int | None = None
@@ -179,7 +181,8 @@ def scan_summary_dirs(base_dir: str, quiet: QuietDirs | None = None) -> DirScan:
 
     One scan reads at most ``MAX_SCAN_COUNT`` entries of the base dir, so its cost is bounded
     whatever the base dir holds; it looks into the sub-directories among them oldest
-    modification first until ``MAX_SUMMARY_DIR_COUNT`` jobs are found. ``quiet`` (kept by the
+    modification first until ``MAX_SUMMARY_DIR_COUNT`` jobs are found (``stopped_at`` is then set
+    too, to the entries read). ``quiet`` (kept by the
     caller from scan to scan) skips directories that held nothing and have not changed since."""
     root = real_root(base_dir)
     try:
@@ -207,6 +210,8 @@ def scan_summary_dirs(base_dir: str, quiet: QuietDirs | None = None) -> DirScan:
             quiet.remember(entry.path, stat)
     room = limits.MAX_SUMMARY_DIR_COUNT - len(found)
     found.extend(_nested_runs(base_dir, [entry for entry, _ in children], root, room))
+    if stopped_at is None and len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
+        stopped_at = len(read)
     found.sort(key=lambda info: info.train_id)
     found.sort(key=lambda info: info.update_time, reverse=True)
     return DirScan(found, stopped_at)

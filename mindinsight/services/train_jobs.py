@@ -72,8 +72,8 @@ def list_train_jobs(
         "name": provider.base_dir_name,
         "total": len(infos),
         "load_status": provider.brief_status.value,
-        # Ours: the number of base-dir entries the scan read when it stopped at its limit (jobs
-        # among the rest are not listed), else null.
+        # Ours: the number of base-dir entries the scan read when it stopped at its limit of
+        # entries or of jobs (jobs among the rest are not listed), else null.
         "scan_stopped_at": provider.scan_stopped_at,
         "train_jobs": [_train_job_item(provider, info) for info in page],
     }

@@ -9,7 +9,7 @@ import pytest
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format import naming
-from mindinsight.ingest.discovery import is_valid_train_id, list_summary_dirs
+from mindinsight.ingest.discovery import is_valid_train_id, list_summary_dirs, scan_summary_dirs
 from mindinsight.summary import SummaryWriter
 
 
@@ -60,7 +60,18 @@ def test_job_count_limit(tmp_path, monkeypatch):
     monkeypatch.setattr("mindinsight.conf.limits.MAX_SUMMARY_DIR_COUNT", 3)
     for index in range(5):
         make_job(tmp_path / f"run{index}", 100 + index, 1000 + index)
-    assert len(list_summary_dirs(str(tmp_path))) == 3
+    scan = scan_summary_dirs(str(tmp_path))
+    assert len(scan.jobs) == 3
+    assert scan.stopped_at == 5  # the listing says it stopped at the job bound
+
+
+def test_every_job_is_listed_far_past_the_originals_999(tmp_path):
+    count = 1_500
+    for index in range(count):
+        (tmp_path / f"run{index:04d}").mkdir()
+        (tmp_path / f"run{index:04d}" / f"x.summary.{100 + index}").write_bytes(b"")
+    scan = scan_summary_dirs(str(tmp_path))
+    assert len(scan.jobs) == count and scan.stopped_at is None
 
 
 @pytest.mark.parametrize(
