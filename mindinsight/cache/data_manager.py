@@ -25,12 +25,16 @@ How the loading thread and the requests share the one server process:
   decode (tens of ms for 4 MB) and a large job never starves the others.
 * GIL: file reads release it; during a chunk's decode a request thread waiting for it gets
   it after at most ``sys.getswitchinterval()`` (5 ms) plus the one C call running then (one
-  numpy operation or protobuf parse, bounded by the chunk); after every chunk the loader
-  calls ``time.sleep(0)`` to offer it at once. So a request is never queued behind a whole
-  load, and answers from what is loaded so far (status ``CACHING``).
+  numpy operation or protobuf parse, bounded by the chunk); after a chunk the loader calls
+  ``time.sleep(0)`` to offer it at once, when at least that interval has passed since its last
+  offer (not after each of thousands of small jobs' chunks: on a busy machine each offer may
+  give the core away to other processes for a while). So a
+  request is never queued behind a whole load, and answers from what is loaded so far
+  (status ``CACHING``).
 """
 
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -225,6 +229,7 @@ class DataManager:
         with self._lock:
             pending = list(self._jobs.items())
         visited = {train_id for train_id, _ in pending}
+        offered = time.perf_counter()  # when waiting request threads were last offered the GIL
         while pending and not self._stop.is_set():
             still = []
             for train_id, job in pending:
@@ -248,7 +253,9 @@ class DataManager:
                     still.append((train_id, job))
                 if self._visible_state(job) != before:
                     self._changed()
-                time.sleep(0)  # let waiting request threads take the GIL between chunks
+                if time.perf_counter() - offered >= sys.getswitchinterval():
+                    time.sleep(0)  # let waiting request threads take the GIL between chunks
+                    offered = time.perf_counter()
             with self._lock:
                 # Jobs a user asked for meanwhile join this pass.
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
