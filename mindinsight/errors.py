@@ -230,6 +230,13 @@ class ScalarPointsTooManyError(DatavisualError):
     value, http_status, prefix = 0x01B, 503, "The job holds more scalar points than the server keeps in full."
 
 
+class ExportFormatUnavailableError(DatavisualError):
+    """A /datavisual/scalars/export format whose optional package is not installed (Parquet:
+    pyarrow, ``pip install 'mindinsight[parquet]'``)."""
+
+    value, prefix = 0x01C, "The export format is not available on this server."
+
+
 class StorageUnavailableError(DatavisualError):
     """The object store holding the summary base dir cannot be listed now (unreachable,
     refused credentials, throttling, missing bucket). Reported in the train-jobs answer's

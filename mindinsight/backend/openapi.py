@@ -139,8 +139,8 @@ def answer_shape(route) -> Named | None:
     return Named("".join(part.title() for part in route.view.__name__.split("_")) + "Answer", route.answer)
 
 
-def _answer_schema(route) -> dict:
-    if route.media_type != "application/json":
+def _answer_schema(route, media_type: str) -> dict:
+    if media_type != "application/json":
         return {"type": "string", "format": "binary"}
     return answer_shape(route) or {"type": "object"}
 
@@ -151,7 +151,10 @@ def _operation(route, converter) -> dict:
         "tags": [route.topic],
         "summary": route.summary.replace("``", "`"),  # docstrings quote code reST-style
         "responses": {
-            "200": {"description": "OK", "content": {route.media_type: {"schema": _answer_schema(route)}}},
+            "200": {
+                "description": "OK",
+                "content": {media: {"schema": _answer_schema(route, media)} for media in route.media_types},
+            },
             **_error_responses(operation_errors(route)),
         },
     }

@@ -135,6 +135,13 @@ MAX_TENSOR_SLICE_DIMS = 2  # items of a tensor ``dims`` query that may hold ':'
 # Pixel columns one /datavisual/scalar/buckets answer may be asked for (one bucket each): a
 # 4K screen's width, twice over for high-density displays.
 MAX_SCALAR_BUCKETS = 8192
+# /datavisual/scalars/export streams every point of the chosen runs x tags: this many points are
+# formatted at a time (about 3.5 MB of CSV), so an export of any size holds a few chunks at once
+# (the front's send queue holds ten) and formats up to EXPORT_CHUNKS_AHEAD side by side.
+# Runs: at most the jobs the detail cache holds at once.
+EXPORT_CHUNK_POINTS = 65536
+EXPORT_CHUNKS_AHEAD = 2
+MAX_EXPORT_TRAIN_JOBS = MAX_CACHED_TRAIN_JOBS
 
 
 # -- access (backend/access.py, backend/serving.py) -----------------------------------------

@@ -117,6 +117,7 @@ class SeriesView:
     values: tuple  # chunks of float32 values
     ends: np.ndarray  # cumulative point count at the end of each chunk
     blocks: dict  # BLOCK_FIELDS arrays over the first ``len(blocks["count"]) * BLOCK`` points
+    wall_times: tuple = ()  # chunks of float64 wall times, beside ``steps``
 
     @property
     def total(self) -> int:
@@ -143,6 +144,13 @@ class SeriesView:
         if not steps:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
         return np.concatenate(steps), np.concatenate(values)
+
+    def chunks(self, size: int):
+        """``(steps, wall_times, values)`` of every point in step order, at most ``size`` at a
+        time (views of the kept arrays, never a copy of the whole series)."""
+        for steps, wall_times, values in zip(self.steps, self.wall_times, self.values):
+            for start in range(0, steps.size, size):
+                yield steps[start : start + size], wall_times[start : start + size], values[start : start + size]
 
 
 class FullSeries:
@@ -195,7 +203,7 @@ class FullSeries:
                 else {name: np.empty(0, dtype=dtype) for name, dtype in BLOCK_FIELDS.items()}
             )
             ends = np.cumsum([v.size for v in self._values], dtype=np.int64)
-            self._view = SeriesView(tuple(self._steps), tuple(self._values), ends, blocks)
+            self._view = SeriesView(tuple(self._steps), tuple(self._values), ends, blocks, tuple(self._wall_times))
         return self._view
 
     def _append(self, timeline: tuple, values: np.ndarray) -> None:

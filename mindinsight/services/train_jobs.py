@@ -43,7 +43,8 @@ def _train_job_item(provider: DataProvider, info: SummaryDirInfo) -> dict:
     return item
 
 
-def _matching(provider: DataProvider, infos: list[SummaryDirInfo], tree) -> list[SummaryDirInfo]:
+def matching_jobs(provider: DataProvider, infos: list[SummaryDirInfo], tree) -> list[SummaryDirInfo]:
+    """The jobs of ``infos`` a parsed query (``run_query.parse_query``) matches, in their order."""
     lineage = provider.read_lineages()
     records = {record.train_id: record for record in lineage.records}
     train_ids = [info.train_id for info in infos]
@@ -65,7 +66,7 @@ def list_train_jobs(
     else:
         infos = provider.list_jobs()
     if tree is not None:
-        infos = _matching(provider, infos, tree)
+        infos = matching_jobs(provider, infos, tree)
     start = offset * limit
     page = infos[start : start + limit] if start < len(infos) else []
     answer = {

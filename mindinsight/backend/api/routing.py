@@ -32,8 +32,10 @@ class ApiRoute:
     (``body``). ``errors`` lists the
     error classes a caller can cause beyond bad parameters; ``example`` is a valid query on
     the test fixtures (``{"train_id": ...}`` and the rest), used by the route-walking test.
-    ``media_type`` is what a 200 answer carries (``image/*``: one of the image types);
-    ``answer`` the shape of a JSON answer (``backend/api/shapes.py``), held to the example's
+    ``media_type`` is what a 200 answer carries (``image/*``: one of the image types; a tuple:
+    one of those, as the query asks);
+    ``answer`` the shape of a JSON answer (``backend/api/shapes.py``; of the JSON one of several
+    media types), held to the example's
     real answer by the route-walking test.
     ``changes_state``: the route writes (a PUT, DELETE, a POST that stores something), so a
     page of another site may not call it.
@@ -49,9 +51,14 @@ class ApiRoute:
     body: Schema | None = None
     errors: tuple = ()
     example: dict = field(default_factory=dict)
-    media_type: str = JSON
+    media_type: str | tuple[str, ...] = JSON
     changes_state: bool = False
     answer: dict | None = None
+
+    @property
+    def media_types(self) -> tuple[str, ...]:
+        """Every media type a 200 answer may carry."""
+        return self.media_type if isinstance(self.media_type, tuple) else (self.media_type,)
 
     @property
     def path(self) -> str:
@@ -97,7 +104,7 @@ class Topic(_Methods):
         body: Schema | None = None,
         errors: tuple = (),
         example: dict | None = None,
-        media_type: str = JSON,
+        media_type: str | tuple[str, ...] = JSON,
         changes_state: bool | None = None,
         answer: dict | None = None,
     ):
@@ -114,7 +121,7 @@ class Topic(_Methods):
             changes_state = method in ("PUT", "DELETE", "PATCH")
         if changes_state and method == "GET":
             raise ValueError(f"GET {rule}: a GET may not change state")
-        if answer is not None and media_type != JSON:
+        if answer is not None and JSON not in (media_type if isinstance(media_type, tuple) else (media_type,)):
             raise ValueError(f"{rule}: only a JSON answer has a declared shape")
         arg_fields = args.fields.items() if args else ()
         sizing = [name for name, arg in arg_fields if getattr(arg, "sizes_answer", False)]

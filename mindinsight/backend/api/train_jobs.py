@@ -82,7 +82,9 @@ class TrainJobCachesBody(Schema):
             "load_status": enum(*(status.value for status in BriefStatus)),
             "scan_stopped_at": nullable(INTEGER),
             "train_jobs": array(TRAIN_JOB),
-        }
+        },
+        # Ours: while the object store holding the base dir cannot be listed (the jobs read before stay).
+        {"storage_error": obj({"error_code": STRING, "error_msg": STRING})},
     ),
 )
 def list_train_jobs(provider, offset, limit, train_id=None, query=None):

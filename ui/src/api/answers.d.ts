@@ -15,6 +15,10 @@ export interface ListTrainJobsAnswer {
   load_status: 'init' | 'loading' | 'loaded'
   scan_stopped_at: number | null
   train_jobs: TrainJob[]
+  storage_error?: {
+    error_code: string
+    error_msg: string
+  }
 }
 
 export interface TrainJob {
@@ -388,6 +392,18 @@ export interface OpenapiDocumentAnswer {
   info: Record<string, unknown>
   paths: Record<string, Record<string, unknown>>
   [key: string]: unknown
+}
+
+/** GET /v1/mindinsight/datavisual/scalars/export: Every point of the chosen runs x scalar tags as CSV, JSON or Parquet, streamed. */
+export type ExportScalarsAnswer = ExportedPoint[]
+
+export interface ExportedPoint {
+  run: string
+  tag: string
+  step: number
+  wall_time: number | null
+  value: number | null
+  non_finite?: 'NaN' | 'Infinity' | '-Infinity'
 }
 
 /** GET /v1/mindinsight/datavisual/texts: Every kept step `{wall_time, step, text, shape, truncated}` of one text tag. */
