@@ -4,13 +4,20 @@ import { get, post } from './http.js'
 /** @typedef {import('./http.js').RequestOptions} RequestOptions */
 
 /**
- * One page of train jobs; `offset` is the 0-based PAGE index, `limit` the page size.
- * @param {{offset?: number, limit?: number, trainId?: string}} [page]
+ * One page of train jobs; `offset` is the 0-based PAGE index, `limit` the page size; with `query`
+ * (the query language over runs) only the jobs it matches, `total` counting them.
+ * @param {{offset?: number, limit?: number, trainId?: string, query?: string}} [page]
  * @param {RequestOptions} [options]
  * @returns {Promise<import('./answers').ListTrainJobsAnswer>}
  */
-export function fetchTrainJobs({ offset = 0, limit = 20, trainId } = {}, options) {
-  return get('datavisual/train-jobs', { offset, limit, train_id: trainId }, options)
+export function fetchTrainJobs({ offset = 0, limit = 20, trainId, query } = {}, options) {
+  return get('datavisual/train-jobs', { offset, limit, train_id: trainId, query }, options)
+}
+
+/** The query (query language) matching the train ids that contain `text`, case-insensitive. */
+export function nameContainsQuery(text) {
+  const pattern = String(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return `name ~ "(?i)${pattern.replace(/["\\]/g, '\\$&')}"`
 }
 
 /**

@@ -1,11 +1,13 @@
 import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch } from 'vue'
-import { fetchPlugins, fetchTrainJobs } from '@/api/datavisual.js'
+import { fetchPlugins, fetchTrainJobs, nameContainsQuery } from '@/api/datavisual.js'
 import { isCancel } from '@/api/http.js'
 import { CACHING_POLL_MS, LOADING_STATES, jobTagLists } from './jobData.js'
 import { useLatestCall } from './latestCall.js'
 import { usePoll, useRefresh } from './refresh.js'
 
-const MAX_LISTED_JOBS = 999
+// Trainings listed without a search (the newest); the others are found by a search on the server,
+// so a page never holds ten thousand of them.
+export const LISTED_RUNS = 100
 // A training the server was just asked to load is looked at again this soon (a small one is read
 // by then); later looks come every CACHING_POLL_MS.
 const FIRST_LOOK_MS = 500
@@ -35,10 +37,17 @@ export function readStatus(item) {
  * data then, for `readRuns`, the chosen trainings the server holds (being read, or read); a
  * training it has not started to read has nothing to show yet.
  *
- * Returns `{allRuns, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf, reload}`.
+ * `allRuns` holds the newest LISTED_RUNS trainings, then those of `named()` (the trainings the
+ * page's URL names) that are not among them, read by name; `search(text)` finds others on the
+ * server (`{runs, total}`: at most LISTED_RUNS of the `total` whose name contains `text`), and a
+ * training found so is in `allRuns` as soon as the URL names it. `total` counts the trainings.
+ *
+ * Returns `{allRuns, total, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf,
+ * reload, search}`.
  */
-export function useRunsData(choose, { listed = () => true, touch = false } = {}) {
+export function useRunsData(choose, { listed = () => true, touch = false, named = () => [] } = {}) {
   const allRuns = shallowRef([])
+  const total = ref(0)
   const states = shallowRef({}) // run -> {status, plugins}
   const revision = ref(0)
   const loaded = ref(false)
@@ -57,6 +66,8 @@ export function useRunsData(choose, { listed = () => true, touch = false } = {})
   const latest = useLatestCall()
   let round = null // the newest round's call: tags read for it land while it is current
   let items = new Map() // train id -> its item in the newest list
+  let pageIds = [] // the newest LISTED_RUNS trainings
+  let found = new Map() // train id -> its item, for trainings a search found
   let asked = new Set() // trainings whose tags the newest round reads or has read
   let disposed = false
   const firstLook = usePoll(() => poll(), FIRST_LOOK_MS)
@@ -102,12 +113,15 @@ export function useRunsData(choose, { listed = () => true, touch = false } = {})
     round = call
     asked = new Set()
     try {
-      const body = await fetchTrainJobs({ offset: 0, limit: MAX_LISTED_JOBS })
+      const body = await fetchTrainJobs({ offset: 0, limit: LISTED_RUNS })
       if (!call.current) return
       const list = (Array.isArray(body?.train_jobs) ? body.train_jobs : []).filter(listed)
       items = new Map(list.map((item) => [item.train_id, item]))
-      const ids = list.map((item) => item.train_id)
-      if (ids.join('\n') !== allRuns.value.join('\n')) allRuns.value = ids
+      pageIds = list.map((item) => item.train_id)
+      total.value = Number(body?.total) || 0
+      found = new Map()
+      await addNamed(call, false)
+      if (!call.current) return
       await readTags(call, runs.value)
       if (!call.current) return
       error.value = null
@@ -118,6 +132,37 @@ export function useRunsData(choose, { listed = () => true, touch = false } = {})
       call.end()
     }
   }
+
+  // The trainings the URL names that the list lacks, read by name (or taken from a search's
+  // answer), then the list with them.
+  async function addNamed(call, fresh) {
+    const missing = [...new Set(named())].filter((run) => !items.has(run))
+    const unknown = missing.filter((run) => !found.has(run) || !fresh)
+    const answers = await Promise.all(
+      unknown.map((run) => fetchTrainJobs({ offset: 0, limit: 1, trainId: run }).then((body) => body?.train_jobs?.[0])),
+    )
+    if (!call.current) return
+    unknown.forEach((run, index) => answers[index] && found.set(run, answers[index]))
+    for (const run of missing) {
+      const item = found.get(run)
+      if (item && listed(item)) items.set(run, item)
+    }
+    const ids = [...pageIds, ...[...items.keys()].filter((run) => !pageIds.includes(run))]
+    if (ids.join('\n') !== allRuns.value.join('\n')) allRuns.value = ids
+  }
+
+  async function search(text) {
+    const body = await fetchTrainJobs({ offset: 0, limit: LISTED_RUNS, query: nameContainsQuery(text) })
+    const list = (Array.isArray(body?.train_jobs) ? body.train_jobs : []).filter(listed)
+    for (const item of list) found.set(item.train_id, item)
+    return { runs: list.map((item) => item.train_id), total: Number(body?.total) || 0 }
+  }
+
+  // A training chosen from a search's answer joins the list at once.
+  watch(
+    () => named().join('\n'),
+    () => round?.current && !latest.busy && addNamed(round, true).catch((err) => report(round, err)),
+  )
 
   async function poll() {
     const call = round
@@ -149,5 +194,5 @@ export function useRunsData(choose, { listed = () => true, touch = false } = {})
 
   if (getCurrentScope()) onScopeDispose(() => (disposed = true))
 
-  return { allRuns, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf, reload }
+  return { allRuns, total, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf, reload, search }
 }

@@ -13,6 +13,11 @@ export function chosenRuns(queryValue, allRuns) {
   return allRuns.filter((run) => wanted.has(run)).slice(0, MAX_RUNS)
 }
 
+/** The trainings the `runs` query names (whether they exist or not). */
+export function namedRuns(queryValue) {
+  return queryValue === undefined || queryValue === null ? [] : decodeTagList(String(queryValue))
+}
+
 /** The query value of a choice (undefined for the default). */
 export function runsToQuery(runs, allRuns) {
   const first = allRuns.slice(0, MAX_RUNS)
