@@ -28,6 +28,7 @@ function themeOf({ text, subtle, axis, split, tooltipBg, tooltipBorder, tooltipT
     valueAxis: axisStyle,
     categoryAxis: axisStyle,
     timeAxis: axisStyle,
+    logAxis: axisStyle,
     tooltip: {
       backgroundColor: tooltipBg,
       borderColor: tooltipBorder,
