@@ -67,6 +67,22 @@ export function spliceWindow(outer, inner, { start = -Infinity, end = Infinity }
   return [...outer.filter((row) => row.step < start), ...inner, ...outer.filter((row) => row.step > end)]
 }
 
+/**
+ * The sampled points and the buckets' points together, one row per step (the buckets' win a
+ * tie). On a log step axis the buckets, one per pixel column of the linear step range, hold only
+ * a few points of the first steps, which take most of the width there; the sample fills them in.
+ * @template {{step: number}} Row
+ * @param {Row[]} sample
+ * @param {Row[]} rows
+ * @returns {Row[]}
+ */
+export function unionByStep(sample, rows) {
+  const byStep = new Map()
+  for (const row of Array.isArray(sample) ? sample : []) byStep.set(Number(row.step), row)
+  for (const row of rows) byStep.set(row.step, row)
+  return [...byStep.values()]
+}
+
 /** Whether two answers (arrays of `scalar/buckets` answers, one per line) draw the same points. */
 export function sameBuckets(a, b) {
   if (!a || !b || a.length !== b.length) return false

@@ -1,7 +1,7 @@
 // The ECharts option of a scalar chart: one tag, or two tags on two y axes ("synthesis"). Pure, so
 // unit tests can check what is drawn: smoothing, axis types, zoom window, threshold highlight and
 // the markers of non-finite values.
-import { smoothValues } from './smoothing.js'
+import { smoothSeries } from './smoothing.js'
 import { thresholdLines, thresholdSegments } from './scalarThreshold.js'
 import { formatAxisValue, formatValue, formatWallTime } from './format.js'
 
@@ -13,11 +13,33 @@ const MAX_NON_FINITE_MARKERS = 50
 /** Short names of non-finite kinds on the chart. */
 export const NON_FINITE_SHORT = { NaN: 'NaN', Infinity: '+Inf', '-Infinity': '-Inf', null: '?' }
 
-/** The x coordinate of a point for the chosen horizontal axis. */
-export function xValue(xAxis, step, wallTime, firstWallTime) {
+/**
+ * The x coordinate of a point for the chosen horizontal axis, or null when the point has none:
+ * a step <= 0 on the log step axis, a step where the x tag (`xValues`: step -> its value) has no
+ * finite value on the `scalar` axis.
+ */
+export function xValue(xAxis, step, wallTime, firstWallTime, xValues) {
   if (xAxis === 'relative') return wallTime - firstWallTime
   if (xAxis === 'absolute') return wallTime * 1000
+  if (xAxis === 'logstep') return step > 0 ? step : null
+  if (xAxis === 'scalar') {
+    const value = xValues?.get(step)
+    return Number.isFinite(value) ? value : null
+  }
   return step
+}
+
+/** Step -> finite value of a series from buildScalarSeries: the x of the `scalar` axis. */
+export function valuesByStep(series) {
+  const values = new Map()
+  for (const [step, value] of series?.data || []) if (value !== null) values.set(step, value)
+  return values
+}
+
+/** The step span (last - first) of a series from buildScalarSeries, 0 when it has no point. */
+export function stepSpan(series) {
+  const data = series?.data || []
+  return data.length ? data[data.length - 1][0] - data[0][0] : 0
 }
 
 /** The earliest wall time of a series from buildScalarSeries (0 when it has none). */
@@ -28,19 +50,34 @@ export function firstWallTime(series) {
 
 /**
  * The points of one tag as drawn: x, the drawable value (null for non-finite, and for values <= 0
- * on a log axis), the smoothed value, plus what the tooltip shows.
+ * on a log axis), the smoothed value, plus what the tooltip shows. The smoothing runs over every
+ * point in step order; points without an x on the chosen axis are then left out (`droppedX`).
  * @param {{data: Array<[number, number|null, number, string|null]>}} series from buildScalarSeries
- * @param {{smoothing?: number, xAxis?: string, logY?: boolean, firstWallTime?: number}} [options]
- *   `firstWallTime`: where relative times start (default: the series' earliest), for a series
- *   that is only part of the tag's points
+ * @param {{smoothing?: number, smoothingMethod?: string, unit?: number, xAxis?: string, logY?: boolean,
+ *   firstWallTime?: number, xValues?: Map<number, number>}} [options]
+ *   `smoothingMethod`, `unit`: see smoothing.js; `firstWallTime`: where relative times start
+ *   (default: the series' earliest), for a series that is only part of the tag's points;
+ *   `xValues`: step -> x on the `scalar` axis (valuesByStep of the x tag)
  */
-export function prepareLine(series, { smoothing = 0, xAxis = 'step', logY = false, firstWallTime: first } = {}) {
+export function prepareLine(
+  series,
+  {
+    smoothing = 0,
+    smoothingMethod = 'ema',
+    unit = 1,
+    xAxis = 'step',
+    logY = false,
+    firstWallTime: first,
+    xValues,
+  } = {},
+) {
   const data = series?.data || []
   const firstWall = first ?? firstWallTime(series)
   const drawable = data.map(([, value]) => (value !== null && (!logY || value > 0) ? value : null))
-  const smoothed = smoothValues(drawable, smoothing)
-  const points = data.map(([step, value, wallTime, kind], index) => ({
-    x: xValue(xAxis, step, wallTime, firstWall),
+  const steps = data.map(([step]) => step)
+  const smoothed = smoothSeries(smoothingMethod, steps, drawable, smoothing, unit)
+  const all = data.map(([step, value, wallTime, kind], index) => ({
+    x: xValue(xAxis, step, wallTime, firstWall, xValues),
     step,
     wallTime,
     relative: wallTime - firstWall,
@@ -49,8 +86,10 @@ export function prepareLine(series, { smoothing = 0, xAxis = 'step', logY = fals
     drawn: drawable[index],
     smoothed: smoothed[index],
   }))
+  const points = all.filter((point) => point.x !== null)
   return {
     points,
+    droppedX: all.length - points.length,
     nonFinite: points.filter((point) => point.kind),
     dropped: logY ? data.filter(([, value]) => value !== null && value <= 0).length : 0,
     maxValue: Math.max(-Infinity, ...data.map(([, value]) => value).filter((value) => value !== null)),
@@ -61,14 +100,19 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
-/** The tooltip's HTML: one row per tag with run, tag, smoothed value, value, step and times. */
-export function tooltipHtml(rows, labels, { smoothing }) {
+/**
+ * The tooltip's HTML: one row per tag with run, tag, smoothed value, value, step, the x tag's
+ * value when `xName` names one (the `scalar` axis) and times.
+ */
+export function tooltipHtml(rows, labels, { smoothing, xName = null }) {
   const head = [labels.run, labels.tag, ...(smoothing > 0 ? [labels.smoothed] : []), labels.value, labels.step]
+  if (xName) head.push(xName)
   head.push(labels.relativeTime, labels.absoluteTime)
   const body = rows.map(({ color, run, tag, point }) => {
     const shown = point.kind ? labels.kind(point.kind) : formatValue(point.value)
     const smoothedText = point.kind ? '-' : point.smoothed === null ? '-' : formatValue(point.smoothed)
     const values = [run, tag, ...(smoothing > 0 ? [smoothedText] : []), shown, point.step]
+    if (xName) values.push(formatValue(point.x))
     // A point of the buckets that the sample lacks has no known time.
     const timed = Number.isFinite(point.wallTime)
     values.push(timed ? `${Number(point.relative.toFixed(3))}s` : '-', timed ? formatWallTime(point.wallTime) : '-')
@@ -96,10 +140,18 @@ function yAxisOption({ index, count, logY, range, name, color }) {
   }
 }
 
-function xAxisOption(xAxis, range) {
+const X_AXIS_KIND = { absolute: 'time', logstep: 'log' }
+
+/** @param {string} xAxis @param {number[]|null|undefined} range @param {string|null} name the x tag */
+function xAxisOption(xAxis, range, name) {
   return {
-    type: xAxis === 'absolute' ? 'time' : 'value',
-    scale: xAxis === 'absolute',
+    type: X_AXIS_KIND[xAxis] || 'value',
+    logBase: 10,
+    // Another tag's values (an epoch, tokens seen) rarely start at 0: the axis fits them.
+    scale: xAxis === 'absolute' || xAxis === 'scalar',
+    name: name || undefined,
+    nameLocation: 'middle',
+    nameGap: 22,
     minInterval: xAxis === 'step' ? 1 : undefined,
     min: range ? range[0] : undefined,
     max: range ? range[1] : undefined,
@@ -107,6 +159,7 @@ function xAxisOption(xAxis, range) {
     axisLabel: {
       hideOverlap: true,
       ...(xAxis === 'relative' ? { formatter: (value) => `${formatAxisValue(value)}s` } : {}),
+      ...(xAxis === 'scalar' || xAxis === 'logstep' ? { formatter: formatAxisValue } : {}),
     },
   }
 }
@@ -176,7 +229,8 @@ function thresholdSeries(line, index, threshold, logY) {
  * @param {object} params
  * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null, color?:string}>} params.lines
  * @param {number} [params.smoothing] the smoothing weight, 0..1
- * @param {string} [params.xAxis] 'step', 'relative' or 'absolute'
+ * @param {string} [params.xAxis] 'step', 'logstep', 'relative', 'absolute' or 'scalar'
+ * @param {string|null} [params.xName] the x tag of the `scalar` axis (its name on the axis and tooltip)
  * @param {boolean} [params.logY]
  * @param {{x?: number[]|null, y?: Array<number[]|null>}|null} params.zoom the current zoom window
  * @param {string[]} params.colors one colour per line (a line's own `color` wins)
@@ -188,6 +242,7 @@ export function buildScalarOption({
   lines,
   smoothing = 0,
   xAxis = 'step',
+  xName = null,
   logY = false,
   zoom = null,
   colors,
@@ -225,7 +280,14 @@ export function buildScalarOption({
   return {
     // Drawn at once, as on the dashboard: an entry animation only delays the finished chart.
     animation: false,
-    grid: { left: 12, right: count > 1 ? 12 : 28, top: count > 1 ? 44 : 24, bottom: 8, containLabel: true },
+    // The x tag's name goes under the axis labels, outside what containLabel makes room for.
+    grid: {
+      left: 12,
+      right: count > 1 ? 12 : 28,
+      top: count > 1 ? 44 : 24,
+      bottom: xAxis === 'scalar' && xName ? 28 : 8,
+      containLabel: true,
+    },
     tooltip: {
       trigger: 'axis',
       confine: true,
@@ -241,7 +303,7 @@ export function buildScalarOption({
             return point && { color: lineColor(index), run: entry.run, tag: entry.tag, point }
           })
           .filter(Boolean)
-        return rows.length ? tooltipHtml(rows, labels, { smoothing }) : ''
+        return rows.length ? tooltipHtml(rows, labels, { smoothing, xName: xAxis === 'scalar' ? xName : null }) : ''
       },
     },
     // The box zoom is driven by the chart's own buttons: no ECharts toolbox (brush would add one).
@@ -256,7 +318,7 @@ export function buildScalarOption({
       brushStyle: { borderWidth: 1, color: 'rgba(0,165,167,0.12)', borderColor: 'rgba(0,165,167,0.7)' },
       outOfBrush: { colorAlpha: 1 },
     },
-    xAxis: xAxisOption(xAxis, zoom?.x),
+    xAxis: xAxisOption(xAxis, zoom?.x, xAxis === 'scalar' ? xName : null),
     yAxis: sharedAxis
       ? [yAxisOption({ index: 0, count, logY, range: zoom?.y?.[0], name: '' })]
       : lines.map(({ tag }, index) =>

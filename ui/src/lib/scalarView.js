@@ -3,16 +3,19 @@
 //   tags      selected tags (see tagQuery.js; absent = all)
 //   filter    regular expression narrowing the tag list and the charts
 //   smoothing 0..0.99 (absent = 0)
-//   xaxis     step | relative | absolute (absent = step)
+//   smoother  ema | time-ema | moving-average: the smoothing method (absent = ema, see smoothing.js)
+//   xaxis     step | logstep | relative | absolute | scalar (absent = step); scalar: the value
+//             of another scalar tag of the same job at each step is the x
+//   xtag      the tag whose values are the x on the `scalar` axis
 //   logy      tags whose chart has a logarithmic y axis (tag list)
 //   page      chart page, from 1
 //   synthesis present = synthesis mode; its value lists the (at most two) tags drawn together
 //   synthlog  1 = the synthesis chart has logarithmic y axes
 //   full      the tag whose chart is shown full screen ('' = the synthesis chart)
 import { decodeTagList, encodeTagList } from './tagQuery.js'
-import { clampSmoothing } from './smoothing.js'
+import { DEFAULT_SMOOTHING_METHOD, clampSmoothing, smoothingMethod } from './smoothing.js'
 
-export const X_AXIS_TYPES = ['step', 'relative', 'absolute']
+export const X_AXIS_TYPES = ['step', 'logstep', 'relative', 'absolute', 'scalar']
 export const CHARTS_PER_PAGE = 6
 export const SYNTHESIS_TAGS = 2
 
@@ -27,10 +30,14 @@ export function readScalarView(query) {
   const page = Number.parseInt(single(query.page) ?? '1', 10)
   const synthesis = single(query.synthesis)
   const logy = single(query.logy)
+  const xTag = single(query.xtag) || null
   return {
     filter: single(query.filter) ?? '',
     smoothing: clampSmoothing(single(query.smoothing) ?? 0),
-    xAxis: X_AXIS_TYPES.includes(xaxis) ? xaxis : 'step',
+    smoothingMethod: smoothingMethod(single(query.smoother)),
+    // The `scalar` axis without its tag is the step axis, its tag kept for when it is chosen again.
+    xAxis: X_AXIS_TYPES.includes(xaxis) && (xaxis !== 'scalar' || xTag) ? xaxis : 'step',
+    xTag,
     logY: logy ? decodeTagList(logy) : [],
     page: Number.isFinite(page) && page >= 1 ? page : 1,
     synthesis: synthesis === undefined ? null : decodeTagList(synthesis).slice(0, SYNTHESIS_TAGS),
@@ -51,6 +58,11 @@ export function writeScalarView(query, patch) {
     const smoothing = clampSmoothing(patch.smoothing)
     set('smoothing', String(smoothing), smoothing === 0)
   }
+  if ('smoothingMethod' in patch) {
+    const method = smoothingMethod(patch.smoothingMethod)
+    set('smoother', method, method === DEFAULT_SMOOTHING_METHOD)
+  }
+  if ('xTag' in patch) set('xtag', patch.xTag ?? '', !patch.xTag)
   if ('xAxis' in patch) set('xaxis', patch.xAxis, !X_AXIS_TYPES.includes(patch.xAxis) || patch.xAxis === 'step')
   if ('logY' in patch) set('logy', encodeTagList(patch.logY), !patch.logY.length)
   if ('page' in patch) set('page', String(patch.page), !(patch.page > 1))

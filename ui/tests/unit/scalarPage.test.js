@@ -206,7 +206,9 @@ describe('scalar view query', () => {
     expect(readScalarView({ train_id: './a' })).toEqual({
       filter: '',
       smoothing: 0,
+      smoothingMethod: 'ema',
       xAxis: 'step',
+      xTag: null,
       logY: [],
       page: 1,
       synthesis: null,
