@@ -28,10 +28,11 @@ phase install
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # Browser tests drive Debian's chromium (a test tool never downloads a browser); the reverse-proxy
-# tests put Debian's nginx in front of the server.
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; then
+# tests put Debian's nginx in front of the server; the database tests start Debian's PostgreSQL
+# (tests/helpers/postgres.py).
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ] || ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
     as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium nginx-light
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium nginx-light postgresql
 fi
 
 # The test toolchain (runtime requirements included), exactly as locked, hash-checked.
@@ -65,7 +66,8 @@ MINDINSIGHT_SKIP_UI_BUILD=1 python -m build --no-isolation --outdir dist . >/dev
 wheel=$(ls dist/mindinsight-*.whl)
 echo "built $(ls dist | tr '\n' ' ')"
 
-# A clean venv with the locked runtime requirements and the wheel: what a user installs.
+# A clean venv with the locked runtime requirements and the wheel: what a user installs (with the
+# `s3` extra, which requirements.lock holds: the object-store tests read s3:// through it).
 app=.venv/app
 rm -rf "$app"
 python3 -m venv "$app"

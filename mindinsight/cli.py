@@ -59,6 +59,13 @@ def storage_options(text: str) -> str:
     return text
 
 
+def database_url(text: str) -> str:
+    """``--database-url``: a postgresql:// or sqlite:// URL (kept as its text)."""
+    if not re.match(r"^(postgresql(\+psycopg)?|sqlite)://", text):
+        raise ValueError(f"the database URL must start with postgresql:// or sqlite://, got {text.split(':', 1)[0]!r}")
+    return text
+
+
 def _checked(parse):
     """An argparse ``type`` from a parser raising ValueError with a message for the user."""
 
@@ -96,7 +103,7 @@ def add_start_options(parser: argparse.ArgumentParser) -> None:
         "--storage-options",
         type=_checked(storage_options),
         metavar="JSON",
-        help='fsspec options for an object-store base dir, as a JSON object, e.g. \'{"anon": true}\' '
+        help="fsspec options for an object-store base dir, as a JSON object, e.g. '{\"anon\": true}' "
         "(default: the store's standard environment variables and config files)",
     )
     parser.add_argument("--port", type=port_number, help="port to listen on (default: 8080)")
@@ -117,6 +124,13 @@ def add_start_options(parser: argparse.ArgumentParser) -> None:
         type=access_token,
         help="access token every request must present (default: none on loopback, a random "
         "one printed in the web address beyond loopback)",
+    )
+    parser.add_argument(
+        "--database-url",
+        type=_checked(database_url),
+        metavar="URL",
+        help="database of the tags and remarks, shared by several servers: postgresql://user:password@host/db "
+        "(default: SQLite in the workspace, lineage/edits.db)",
     )
     _add_repeatable(
         parser,
@@ -173,6 +187,7 @@ SETTING_NAMES = (
     "allowed_hosts",
     "trusted_origins",
     "storage_options",
+    "database_url",
 )
 
 

@@ -129,6 +129,14 @@ class LineageAddedInfoStoreError(LineageError):
     value, http_status, prefix = 0x301, 500, "Tags and remarks cannot be stored."
 
 
+class LineageEditsDatabaseError(LineageError):
+    """The database of edits (tags, remarks; ``--database-url``, else SQLite in the workspace)
+    cannot be reached or refused the change (ours; next after 0x301). The edit was not
+    committed: nothing was changed. Unavailable for now, so a 503."""
+
+    value, http_status, prefix = 0x302, 503, "Tags and remarks cannot be stored: the database cannot be used."
+
+
 # -- datavisual (module 5) ------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ import os
 from flask import Flask
 
 from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.edits_database import EditsDatabase
 from mindinsight.cache.lineage_store import LineageStore
 from mindinsight.conf.settings import Settings
 
@@ -32,8 +33,8 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
         reload_interval=settings.reload_interval,
         storage_options=settings.storage_options_dict,
     )
-    added_info_path = os.path.join(settings.workspace, "lineage", "added_info.json")
-    lineage_store = LineageStore(manager, added_info_path)
+    legacy_json = os.path.join(settings.workspace, "lineage", "added_info.json")
+    lineage_store = LineageStore(manager, EditsDatabase(settings.edits_database_url, legacy_json))
     context.attach_data(app, manager, lineage_store)
 
     prefix = settings.url_path_prefix

@@ -1,22 +1,16 @@
-"""Users' tags and remarks of train jobs, kept in one JSON file of the workspace.
+"""The JSON store of tags and remarks of older versions (``<workspace>/lineage/added_info.json``).
 
-The original kept them in memory only; here they survive a restart. Every edit re-reads the
-file and replaces it atomically (a temporary file written and fsynced, then ``os.replace``)
-while holding a thread lock and an exclusive ``flock`` on a lock file beside it, so concurrent
-edits, even from two server processes, never lose one another and a reader never sees half a
-file.
-
-A store that exists but cannot be used is never overwritten:
+Edits now go to a database (``cache/edits_database.py``), which imports this file once; this
+module only reads it, under the same rules older versions wrote it by (an exclusive ``flock`` on a
+lock file beside it, so an older server still writing it is never read half-way):
 
 * one that cannot be parsed (cut short, not JSON, not ``{train_id: {...}}``) is moved aside,
-  whole, as ``added_info.json.damaged-<local time>`` beside it; edits then start a new store;
-* one that cannot be read (permissions, I/O error) stays where it is and edits are refused
-  (``LineageAddedInfoStoreError``) until it can be read again;
-* a failed write leaves the old store in place and refuses the edit the same way.
+  whole, as ``added_info.json.damaged-<local time>`` beside it;
+* one that cannot be read (permissions, I/O error) stays where it is, and ``notice`` says so
+  (the database then refuses edits until it can be read and imported).
 
 Each of these is logged once and kept in ``notice`` for the lineage pages to show. Temporary
-files left by a write that was interrupted (the process killed mid-write) are removed when the
-store is opened.
+files left by a write of an older version that was interrupted are removed when it is opened.
 """
 
 import fcntl
@@ -24,7 +18,6 @@ import glob
 import json
 import logging
 import os
-import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -42,9 +35,10 @@ _BACKUP_INFIX = ".damaged-"
 class StoreNotice:
     """Why the store is not as it should be, for the log and the lineage pages.
 
-    ``status``: ``backed_up`` (it could not be parsed and was moved to ``backup``; edits go to
-    a new store), ``unreadable`` or ``unwritable`` (edits are refused). ``store`` and ``backup``
-    are paths relative to the workspace.
+    ``status``: ``backed_up`` (it could not be parsed and was moved to ``backup``), ``unreadable``
+    or ``unwritable`` (edits are refused until it can be imported), ``unreachable`` (the database
+    of edits cannot be used: ``store`` is its URL without password, or the SQLite file; edits are
+    refused). ``store`` and ``backup`` are otherwise paths relative to the workspace.
     """
 
     status: str
@@ -72,6 +66,7 @@ class AddedInfoFile:
         self._cache_stamp = None
         self._backed_up: StoreNotice | None = None  # kept for the life of the process
         self._failure: StoreNotice | None = None  # unreadable or unwritable right now
+        self._logged: StoreNotice | None = None  # the failure last logged
         self._remove_interrupted_writes()
 
     @property
@@ -80,10 +75,12 @@ class AddedInfoFile:
         return self._failure or self._backed_up
 
     def all(self) -> dict[str, dict]:
-        """Every job's added info (read again only when the file changed); {} when unreadable."""
+        """Every job's added info (read again when the file changed, or while it failed); {} when unreadable."""
         with self._lock:
             stamp = self._stamp()
-            if self._cache is None or stamp != self._cache_stamp:
+            if self._cache is None or stamp != self._cache_stamp or self._failure is not None:
+                # Tried again while failing: a chmod or a folder made writable changes no stamp.
+                self._failure = None
                 try:
                     self._cache = self._load()
                 except OSError as error:
@@ -91,41 +88,11 @@ class AddedInfoFile:
                     self._cache = {}
                 except LineageAddedInfoStoreError:  # unparsable and cannot be moved aside
                     self._cache = {}
-                else:
-                    self._recovered("unreadable")
+                if self._failure is None and self._logged is not None:
+                    logger.info("the tags and remarks in %s can be read again", self.path)
+                    self._logged = None
                 self._cache_stamp = stamp
             return self._cache
-
-    def update(self, train_id: str, values: dict) -> dict:
-        """Merge ``values`` into ``train_id``'s added info and store it; return the new info.
-
-        Raises ``LineageAddedInfoStoreError`` when the store cannot be read or written; the
-        stored file is then left as it was.
-        """
-        with self._lock:
-            try:
-                os.makedirs(os.path.dirname(self.path), exist_ok=True)
-                lock_file = open(self.path + ".lock", "a")
-            except OSError as error:
-                raise self._fail("unwritable", error) from None
-            with lock_file:
-                fcntl.flock(lock_file, fcntl.LOCK_EX)
-                try:
-                    try:
-                        stored = self._load(locked=True)
-                    except OSError as error:
-                        raise self._fail("unreadable", error) from None
-                    info = {**stored.get(train_id, {}), **values}
-                    stored[train_id] = info
-                    try:
-                        self._write(stored)
-                    except OSError as error:
-                        raise self._fail("unwritable", error) from None
-                finally:
-                    fcntl.flock(lock_file, fcntl.LOCK_UN)
-            self._recovered("unreadable", "unwritable")
-            self._cache, self._cache_stamp = stored, self._stamp()
-            return info
 
     # -- reading ----------------------------------------------------------------------
 
@@ -204,24 +171,7 @@ class AddedInfoFile:
             candidate = f"{self.path}{_BACKUP_INFIX}{stamp}-{count}"
         return candidate
 
-    # -- writing ----------------------------------------------------------------------
-
-    def _write(self, stored: dict) -> None:
-        directory = os.path.dirname(self.path)
-        handle, temporary = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX, dir=directory)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(stored, file, ensure_ascii=False, indent=1, sort_keys=True)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
-        _fsync_directory(directory)
+    # -- leftovers ----------------------------------------------------------------------
 
     def _remove_interrupted_writes(self) -> None:
         """Delete temporary files of writes that never finished (under the flock: none is under way)."""
@@ -254,18 +204,14 @@ class AddedInfoFile:
         """Record (and log once) that the store is ``status``; the error refusing the edit."""
         reason = error.strerror or str(error)
         notice = StoreNotice(status, self.display_path, reason)
-        if notice != self._failure:
+        if notice != self._logged:
             logger.error("the tags and remarks in %s are %s (%s): edits are refused", self.path, status, reason)
-            self._failure = notice
+            self._logged = notice
+        self._failure = notice
         verb = "read" if status == "unreadable" else "written"
         return LineageAddedInfoStoreError(
             f"{self.display_path} in the workspace cannot be {verb} ({reason}); nothing was changed."
         )
-
-    def _recovered(self, *statuses: str) -> None:
-        if self._failure is not None and self._failure.status in statuses:
-            logger.info("the tags and remarks in %s can be used again", self.path)
-            self._failure = None
 
 
 def _parse(data: bytes | None) -> dict[str, dict]:
@@ -278,17 +224,3 @@ def _parse(data: bytes | None) -> dict[str, dict]:
     if not isinstance(stored, dict) or not all(isinstance(value, dict) for value in stored.values()):
         raise _Unparsable("not an object of train jobs' tags and remarks")
     return stored
-
-
-def _fsync_directory(directory: str) -> None:
-    """Make the rename durable too (the new name lives in the directory)."""
-    try:
-        handle = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)

@@ -12,7 +12,8 @@ A TensorBoard run without lineage files is a row when it is an hparams session
 (``cache/tb_lineage.py``); it is looked at again when its brief, or that of a run its row was
 read from, changes.
 
-Users' tags and remarks (``added_info``) live in the workspace (``AddedInfoFile``).
+Users' tags and remarks (``added_info``) live in a database (``EditsDatabase``): the background
+thread polls it once per pass, queries answer what it last read.
 """
 
 import json
@@ -22,8 +23,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from mindinsight.cache.added_info import AddedInfoFile
 from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.edits_database import EditsDatabase
 from mindinsight.cache.tb_lineage import HParamsRuns
 from mindinsight.format import naming
 from mindinsight.ingest.discovery import SummaryDirInfo, job_files, real_root
@@ -54,11 +55,11 @@ class LineageSnapshot:
 
 
 class LineageStore:
-    """Parsed lineage of the jobs ``manager`` lists; added info stored at ``added_info_path``."""
+    """Parsed lineage of the jobs ``manager`` lists; tags and remarks kept in ``edits``."""
 
-    def __init__(self, manager: DataManager, added_info_path: str):
+    def __init__(self, manager: DataManager, edits: EditsDatabase):
         self.manager = manager
-        self.added_info = AddedInfoFile(added_info_path)
+        self.added_info = edits
         self._lock = threading.Lock()
         self._briefs: dict[str, SummaryDirInfo] = {}
         self._records: dict[str, LineageRecord] = {}
@@ -73,8 +74,9 @@ class LineageStore:
         thread.start()
 
     def _run(self, interval: float) -> None:
-        self.added_info.all()  # a damaged store is set aside, and logged, at start: not at the first query
         while True:
+            # Never in a query: a database that is down delays only this thread.
+            self.added_info.poll()
             try:
                 self.refresh()
             except Exception:  # the loop must survive any bad file or bug in one pass

@@ -111,6 +111,11 @@ APP_LOG_BACKUP_COUNT = 30  # ... keeping 30 files, as the original
 MAX_RELOAD_INTERVAL = 300  # seconds; --reload-interval is 0..300
 START_TIMEOUT_SECONDS = 30  # `mindinsight start` gives up waiting after this
 STOP_GRACE_SECONDS = 5  # `mindinsight stop` waits this long before SIGKILL
+# The database of edits (--database-url): an edit or a poll waits at most this long for a
+# connection, so a database that is down answers an edit's error quickly (libpq's minimum is 2 s).
+DATABASE_CONNECT_TIMEOUT_SECONDS = 3
+# ... and at most this long for a statement (a locked or stalled database).
+DATABASE_STATEMENT_TIMEOUT_SECONDS = 10
 
 
 def steps_per_tag(plugin: PluginName) -> int:

@@ -82,6 +82,9 @@ class Settings:
     trusted_origins: tuple[str, ...] = ()
     # A JSON object of fsspec storage options for an object-store base dir (may hold secrets).
     storage_options: str = field(default="", repr=False)
+    # Where tags and remarks are kept: an SQLAlchemy URL (postgresql://user:pw@host/db; may hold a
+    # password). Empty: SQLite in the workspace (``edits_database_url``).
+    database_url: str = field(default="", repr=False)
 
     @classmethod
     def from_env(cls, environ=None, **overrides) -> "Settings":
@@ -112,12 +115,18 @@ class Settings:
             allowed_hosts=tuple(dict.fromkeys(allowed_host(host) for host in self.allowed_hosts)),
             trusted_origins=tuple(dict.fromkeys(trusted_origin(origin) for origin in self.trusted_origins)),
             storage_options=self.storage_options,
+            database_url=self.database_url,
         )
 
     @property
     def storage_options_dict(self) -> dict:
         """``storage_options`` parsed (``{}`` when none were given)."""
         return parse_storage_options(self.storage_options) if self.storage_options else {}
+
+    @property
+    def edits_database_url(self) -> str:
+        """The database of edits: ``database_url``, else ``<workspace>/lineage/edits.db`` (SQLite)."""
+        return self.database_url or "sqlite:///" + os.path.join(self.workspace, "lineage", "edits.db")
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that reproduce these settings in another process."""

@@ -1,9 +1,12 @@
 """The workspace's store of tags and remarks through the real server (issue 17, section 3):
-a store that cannot be parsed is kept aside whole, one that cannot be read or written is never
-overwritten (edits answer a JSON 5xx), and the lineage pages are told why."""
+a JSON store of older versions that cannot be parsed is kept aside whole, one that cannot be read
+is never overwritten nor merged over (edits answer a JSON 5xx), a database that cannot be written
+refuses edits, and the lineage pages are told why (issue 23: edits go to SQLite in the workspace)."""
 
+import contextlib
 import json
 import os
+import sqlite3
 
 import pytest
 import requests
@@ -13,6 +16,7 @@ from tests.helpers.server import running_server
 
 RUN1, RUN2 = (f"./{name}" for name in MULTI_RUNS[:2])
 STORE_ERROR = "50542301"
+DATABASE_ERROR = "50542302"
 # 30 remarks, two of them of jobs the base dir holds.
 STORED = {f"./old_run_{index:02d}": {"remark": f"remark {index}", "tag": index % 10} for index in range(28)}
 STORED.update({RUN1: {"remark": "baseline", "tag": 3}, RUN2: {"remark": "lr halved"}})
@@ -46,6 +50,13 @@ def put(server, train_id, body):
     return requests.put(f"{server.api}/lineagemgr/lineages", params={"train_id": train_id}, json=body, timeout=10)
 
 
+def stored_in_database(workspace) -> dict:
+    with contextlib.closing(sqlite3.connect(workspace / "lineage" / "edits.db")) as connection:
+        rows = connection.execute("SELECT train_id, tag, remark FROM mindinsight_added_info").fetchall()
+    info = {train_id: {"tag": tag, "remark": remark} for train_id, tag, remark in rows}
+    return {train_id: {key: value for key, value in row.items() if value is not None} for train_id, row in info.items()}
+
+
 def backups(directory) -> list:
     return sorted(path for path in directory.iterdir() if path.name.startswith("added_info.json.damaged-"))
 
@@ -70,9 +81,9 @@ def test_a_store_that_cannot_be_parsed_is_kept_aside_whole(base, tmp_path, damag
         notice = answer["added_info_notice"]
         assert notice["status"] == "backed_up" and notice["store"] == "lineage/added_info.json"
         assert notice["backup"] == f"lineage/{kept[0].name}" and notice["reason"]
-        # Edits go on in a new store; the damaged one stays as it was.
+        # Edits go on in the database; the damaged store stays as it was.
         assert put(server, RUN1, {"remark": "new"}).json() == {"status": "success"}
-        assert json.loads(store.read_text()) == {RUN1: {"remark": "new"}}
+        assert stored_in_database(workspace) == {RUN1: {"remark": "new"}} and not store.exists()
         assert backups(store.parent) == kept and kept[0].read_bytes() == damaged
         assert added_info(server)[RUN1] == {"remark": "new"}
         log = (workspace / "log" / "app" / f"mindinsight.{server.port}.log").read_text()
@@ -101,8 +112,8 @@ def test_an_unreadable_store_is_never_overwritten(base, tmp_path):
         assert store.read_bytes() == original
         assert search(server)["added_info_notice"] is None
         assert put(server, RUN1, {"remark": "kept"}).status_code == 200
-    stored = json.loads(store.read_text())
-    assert stored == {**STORED, RUN1: {"remark": "kept", "tag": 3}}
+    assert stored_in_database(workspace) == {**STORED, RUN1: {"remark": "kept", "tag": 3}}
+    assert store.read_bytes() == original  # imported, left in place
 
 
 def test_an_unwritable_store_refuses_edits_and_stays(base, tmp_path):
@@ -115,15 +126,18 @@ def test_an_unwritable_store_refuses_edits_and_stays(base, tmp_path):
     try:
         with running_server(base, workspace, obey_file_modes=True) as server:
             assert added_info(server)[RUN1] == {"remark": "baseline", "tag": 3}
-            refused = put(server, RUN1, {"tag": 5})
-            assert refused.status_code == 500 and refused.json()["error_code"] == STORE_ERROR
-            assert search(server)["added_info_notice"]["status"] == "unwritable"
+            refused = put(server, RUN1, {"tag": 5})  # edits.db cannot be made beside it
+            assert refused.status_code == 503 and refused.json()["error_code"] == DATABASE_ERROR
+            assert "lineage/edits.db" in refused.json()["error_msg"]
+            notice = search(server)["added_info_notice"]
+            assert notice["status"] == "unreachable" and notice["store"] == "lineage/edits.db"
             assert store.read_bytes() == original
 
             directory.chmod(0o700)
             assert put(server, RUN1, {"tag": 5}).status_code == 200
             assert search(server)["added_info_notice"] is None
-            assert json.loads(store.read_text()) == {**STORED, RUN1: {"remark": "baseline", "tag": 5}}
+            assert stored_in_database(workspace) == {**STORED, RUN1: {"remark": "baseline", "tag": 5}}
+            assert store.read_bytes() == original
     finally:
         directory.chmod(0o700)
 

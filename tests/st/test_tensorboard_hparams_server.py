@@ -3,8 +3,10 @@
 was given in expected_hparams.json) and of a live ``tensorboardX`` writer create are lineage rows,
 hyper-parameters as ``user_defined``, final metrics as ``metric``; tags and remarks persist."""
 
+import contextlib
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -83,8 +85,9 @@ def test_tags_and_remarks_of_a_nested_session_persist(hp_server):
     answer = put(hp_server, train_id, {"tag": 3, "remark": "best lr"})
     assert answer.status_code == 200 and answer.json() == {"status": "success"}
     assert rows(hp_server)[train_id]["added_info"] == {"tag": 3, "remark": "best lr"}
-    stored = json.loads((hp_server.workspace / "lineage" / "added_info.json").read_text())
-    assert stored[train_id] == {"tag": 3, "remark": "best lr"}
+    with contextlib.closing(sqlite3.connect(hp_server.workspace / "lineage" / "edits.db")) as database:
+        stored = database.execute("SELECT tag, remark FROM mindinsight_added_info WHERE train_id = ?", (train_id,))
+        assert stored.fetchall() == [(3, "best lr")]
     # a nested run without hparams is refused as the original refuses nested ids
     refused = put(hp_server, "./sweep/lr0.01", {"remark": "x"})
     assert refused.status_code == 400 and refused.json()["error_code"] == "50540002"

@@ -5,12 +5,14 @@ epoch 5, run2 Momentum lr 0.005 bs 16, run3 Adam lr 0.001 bs 32; each job's eval
 lineage (metrics, test dataset) sits in a second ``_lineage`` file.
 """
 
-import json
+import contextlib
 import os
+import sqlite3
 import time
 
 import pytest
 
+from mindinsight.backend.context import lineage_store
 from tests.helpers.apps import make_app
 from tests.helpers.fixtures import MULTI_RUNS, copy_job
 
@@ -210,10 +212,12 @@ def test_tag_and_remark_are_merged_and_sortable(client):
 def test_tags_are_stored_in_the_workspace_for_the_next_app(base, tmp_path):
     workspace = str(tmp_path / "ws")
     make_app(base, workspace=workspace).test_client().put(LINEAGES, query_string={"train_id": RUN1}, json={"tag": 2})
-    stored = json.loads((tmp_path / "ws" / "lineage" / "added_info.json").read_text())
-    assert stored == {RUN1: {"tag": 2}}
-    again = make_app(base, workspace=workspace).test_client()
-    answer = search(again, {"summary_dir": {"eq": RUN1}})
+    with contextlib.closing(sqlite3.connect(tmp_path / "ws" / "lineage" / "edits.db")) as database:
+        stored = database.execute("SELECT train_id, tag, remark FROM mindinsight_added_info").fetchall()
+    assert stored == [(RUN1, 2, None)]
+    app = make_app(base, workspace=workspace)
+    lineage_store(app).added_info.poll()  # what the lineage thread does at start
+    answer = search(app.test_client(), {"summary_dir": {"eq": RUN1}})
     assert answer["object"][0]["added_info"] == {"tag": 2}
 
 

@@ -20,6 +20,7 @@ from mindinsight.backend.params import FreeFormBody, JsonValue
 from mindinsight.backend.view_marks import POOLED
 from mindinsight.errors import (
     LineageAddedInfoStoreError,
+    LineageEditsDatabaseError,
     LineageParamValueError,
     LineageSearchConditionParamError,
     ParamValueError,
@@ -97,7 +98,7 @@ LINEAGE_ROW = named(
 )
 STORE_NOTICE = obj(
     {
-        "status": enum("backed_up", "unreadable", "unwritable"),
+        "status": enum("backed_up", "unreadable", "unwritable", "unreachable"),
         "store": STRING,
         "reason": STRING,
         "backup": nullable(STRING),
@@ -140,12 +141,20 @@ def search_lineages(provider, body):
 @ONE_JOB.put(
     "/lineagemgr/lineages",
     body=AddedInfoBody(),
-    errors=(TrainJobNotExistError, LineageParamValueError, ParamValueError, LineageAddedInfoStoreError),
+    errors=(
+        TrainJobNotExistError,
+        LineageParamValueError,
+        ParamValueError,
+        LineageAddedInfoStoreError,
+        LineageEditsDatabaseError,
+    ),
     example={"tag": 1, "remark": "baseline"},
     answer=obj({"status": enum("success")}),
 )
 def update_lineage(provider, train_id, body):
-    """Set a job's ``tag`` (0..10) and/or ``remark`` (up to 128 characters); kept across restarts."""
+    """Set a job's ``tag`` (0..10) and/or ``remark`` (up to 128 characters); answered once stored for good.
+
+    Kept in the database of edits, shared by the servers on one ``--database-url``."""
     return lineage.update_added_info(provider, train_id, body)
 
 

@@ -293,7 +293,7 @@ export interface SearchLineagesAnswer {
   object: LineageRow[]
   count: number
   added_info_notice: {
-    status: 'backed_up' | 'unreadable' | 'unwritable'
+    status: 'backed_up' | 'unreadable' | 'unwritable' | 'unreachable'
     store: string
     reason: string
     backup: string | null
@@ -310,7 +310,7 @@ export interface LineageRow {
   dataset_graph?: Record<string, unknown>
 }
 
-/** PUT /v1/mindinsight/lineagemgr/lineages: Set a job's `tag` (0..10) and/or `remark` (up to 128 characters); kept across restarts. */
+/** PUT /v1/mindinsight/lineagemgr/lineages: Set a job's `tag` (0..10) and/or `remark` (up to 128 characters); answered once stored for good. */
 export interface UpdateLineageAnswer {
   status: 'success'
 }

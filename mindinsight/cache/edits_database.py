@@ -1,0 +1,260 @@
+"""Users' edits of train jobs (tags and remarks; the table for later per-run state) in a database.
+
+``--database-url postgresql://...`` puts them in PostgreSQL (psycopg 3), shared by every server
+given the same URL; without it they live in SQLite at ``<workspace>/lineage/edits.db``. Both go
+through SQLAlchemy Core; the schema is made and upgraded by the Alembic migrations of
+``cache/edits_migrations``, run when the database is first reached.
+
+Reads never wait on the database: ``all()`` answers the edits last read. ``poll()`` (the lineage
+thread, once per reload interval) reads one row, the change counter every committed edit raises
+in its own transaction, and reads the edits again only when it moved: an edit made through one
+server is seen through the others at their next reload. ``update()`` answers only after its
+commit; when the database cannot be reached or refuses, it raises
+``LineageEditsDatabaseError`` and nothing was changed. SQLAlchemy's pre-ping replaces dead
+pooled connections, so the server reconnects by itself once the database is back.
+
+The JSON store of older versions (``lineage/added_info.json``, ``AddedInfoFile``) is imported
+once, in the transaction that records it as imported, and left in place; edits already in the
+database win over its values. While it exists but cannot be read, edits are refused
+(``LineageAddedInfoStoreError``) so none is merged over values not yet imported.
+"""
+
+import logging
+import os
+import threading
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, Text, create_engine, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DataError, SQLAlchemyError
+
+from mindinsight.cache.added_info import AddedInfoFile, StoreNotice
+from mindinsight.conf import limits
+from mindinsight.errors import LineageAddedInfoStoreError, LineageEditsDatabaseError, LineageParamValueError
+
+logger = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).resolve().parent / "edits_migrations"
+ADDED_INFO_KEYS = ("tag", "remark")
+
+_metadata = MetaData()
+# What the queries need of the tables the migrations make (the migrations are the schema).
+ADDED_INFO = Table(
+    "mindinsight_added_info",
+    _metadata,
+    Column("train_id", Text, primary_key=True),
+    Column("tag", Integer),
+    Column("remark", Text),
+    Column("updated_at"),
+)
+EDITS_VERSION = Table(
+    "mindinsight_edits_version", _metadata, Column("id", Integer, primary_key=True), Column("version", BigInteger)
+)
+IMPORTED_FILES = Table("mindinsight_imported_files", _metadata, Column("path", Text, primary_key=True))
+
+
+class EditsDatabase:
+    """Tags and remarks at ``url``; ``legacy_json`` is the workspace's JSON store to import once."""
+
+    def __init__(self, url: str, legacy_json: str):
+        self.url = make_url(url)
+        if self.url.drivername == "postgresql":
+            self.url = self.url.set(drivername="postgresql+psycopg")
+        self.display = _display(self.url, os.path.dirname(os.path.dirname(legacy_json)))
+        self._engine = create_engine(self.url, pool_pre_ping=True, connect_args=_connect_args(self.url))
+        self._legacy = AddedInfoFile(legacy_json)
+        self._lock = threading.Lock()  # the cache and the versions
+        self._setup_lock = threading.Lock()  # one migration and import at a time
+        self._ready = False
+        self._cache: dict[str, dict] = {}
+        self._version: int | None = None  # the counter the cache was read at
+        self._applied = -1  # the counter after this process's last edit
+        self._failure: StoreNotice | None = None
+
+    @property
+    def notice(self) -> StoreNotice | None:
+        """Why edits are refused now (database or JSON store), else a damaged JSON store set aside, else None."""
+        return self._failure or self._legacy.notice
+
+    def all(self) -> dict[str, dict]:
+        """Every job's tag and remark as last read (the JSON store's until the database is reached)."""
+        with self._lock:
+            if self._version is None and not self._cache:
+                self._cache = dict(self._legacy.all())
+            return self._cache
+
+    def poll(self) -> None:
+        """Reach the database (migrate, import) if not yet done; read the edits again if the counter moved."""
+        try:
+            self._ensure_ready()
+            with self._engine.connect() as connection:
+                version = _counter(connection)
+                if version == self._version:
+                    self._recovered()
+                    return
+                rows = connection.execute(select(ADDED_INFO.c.train_id, ADDED_INFO.c.tag, ADDED_INFO.c.remark)).all()
+        except SQLAlchemyError as error:
+            self._fail(error)
+            return
+        except (LineageAddedInfoStoreError, LineageEditsDatabaseError):
+            return  # recorded in the notice
+        with self._lock:
+            if version >= self._applied:  # else an edit of this process committed after this read
+                self._cache = {row.train_id: _info(row.tag, row.remark) for row in rows}
+                self._version = version
+        self._recovered()
+
+    def update(self, train_id: str, values: dict) -> dict:
+        """Merge ``values`` (``tag``, ``remark``) into ``train_id``'s info; return it once committed.
+
+        Raises ``LineageEditsDatabaseError`` when the database cannot be reached or refuses
+        (nothing changed), ``LineageAddedInfoStoreError`` while the JSON store cannot be imported.
+        """
+        self._ensure_ready()
+        given = {key: values[key] for key in ADDED_INFO_KEYS if key in values}
+        try:
+            with self._engine.begin() as connection:
+                _upsert(connection, [{"train_id": train_id, **given}], update_keys=tuple(given))
+                version = _bump(connection)
+                row = connection.execute(
+                    select(ADDED_INFO.c.tag, ADDED_INFO.c.remark).where(ADDED_INFO.c.train_id == train_id)
+                ).one()
+        except DataError as error:  # a value this database cannot hold (PostgreSQL: a NUL character)
+            raise LineageParamValueError(f"The remark cannot be stored: {_reason(error)}.") from None
+        except SQLAlchemyError as error:
+            raise self._fail(error) from None
+        info = _info(row.tag, row.remark)
+        with self._lock:
+            self._cache = {**self._cache, train_id: info}
+            self._applied = max(self._applied, version)
+        self._recovered()
+        return info
+
+    # -- reaching the database ------------------------------------------------------------
+
+    def _ensure_ready(self) -> None:
+        if self._ready:
+            return
+        with self._setup_lock:
+            if self._ready:
+                return
+            legacy = self._legacy_to_import()
+            try:
+                if self.url.get_backend_name() == "sqlite" and self.url.database:
+                    os.makedirs(os.path.dirname(self.url.database), exist_ok=True)
+                with self._engine.begin() as connection:
+                    config = Config()
+                    config.set_main_option("script_location", str(MIGRATIONS))
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, "head")
+                if legacy is not None:
+                    self._import(legacy)
+            except (SQLAlchemyError, OSError) as error:
+                raise self._fail(error) from None
+            self._ready = True
+
+    def _legacy_to_import(self) -> dict | None:
+        """The JSON store's info (None when there is none); refuses while it cannot be read."""
+        stored = self._legacy.all()
+        notice = self._legacy.notice
+        if notice is not None and notice.status in ("unreadable", "unwritable"):
+            raise LineageAddedInfoStoreError(
+                f"{notice.store} in the workspace cannot be read ({notice.reason}); nothing was changed."
+            )
+        return stored if os.path.exists(self._legacy.path) else None
+
+    def _import(self, stored: dict) -> None:
+        """Copy the JSON store's rows in once (recorded in the same transaction); edits in the database win."""
+        rows = []
+        for train_id, info in stored.items():
+            row = {"train_id": train_id, "tag": None, "remark": None}
+            if isinstance(info.get("tag"), int) and not isinstance(info.get("tag"), bool):
+                row["tag"] = info["tag"]
+            if isinstance(info.get("remark"), str):
+                row["remark"] = info["remark"]
+            rows.append(row)
+        path = os.path.realpath(self._legacy.path)
+        with self._engine.begin() as connection:
+            marked = connection.execute(_insert(connection)(IMPORTED_FILES).values(path=path).on_conflict_do_nothing())
+            if marked.rowcount == 0:
+                return  # imported before (or by another server just now)
+            if rows:
+                _upsert(connection, rows, update_keys=())
+            _bump(connection)
+        logger.info("imported the tags and remarks of %d jobs from %s into %s", len(rows), path, self.display)
+
+    # -- notices --------------------------------------------------------------------------
+
+    def _fail(self, error: Exception) -> LineageEditsDatabaseError:
+        """Record (and log once) that the database cannot be used (``unreachable``); the error refusing an edit."""
+        reason = _reason(error)
+        notice = StoreNotice("unreachable", self.display, reason)
+        if self._failure is None or (self._failure.store, self._failure.reason) != (notice.store, reason):
+            logger.error("the tags and remarks in %s cannot be used (%s): edits are refused", self.display, reason)
+        self._failure = notice
+        return LineageEditsDatabaseError(f"{self.display}: {reason}. Nothing was changed; try again later.")
+
+    def _recovered(self) -> None:
+        if self._failure is not None:
+            logger.info("the tags and remarks in %s can be used again", self.display)
+            self._failure = None
+
+
+def _reason(error: Exception) -> str:
+    """The first line of the driver's message (SQLAlchemy's own adds the statement and a link)."""
+    cause = getattr(error, "orig", None) or error
+    return (getattr(cause, "strerror", None) or str(cause)).strip().splitlines()[0]
+
+
+def _display(url, workspace: str) -> str:
+    """The database as users read it: the SQLite file inside the workspace, else the URL without password."""
+    if url.get_backend_name() == "sqlite" and url.database:
+        database = os.path.realpath(url.database)
+        if database.startswith(os.path.realpath(workspace) + os.sep):
+            return os.path.relpath(database, os.path.realpath(workspace))
+        return database
+    return url.set(drivername=url.get_backend_name()).render_as_string(hide_password=True)
+
+
+def _connect_args(url) -> dict:
+    if url.get_backend_name() == "postgresql":
+        timeout_ms = limits.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000
+        return {
+            "connect_timeout": limits.DATABASE_CONNECT_TIMEOUT_SECONDS,
+            "options": f"-c statement_timeout={timeout_ms}",
+        }
+    return {"timeout": limits.DATABASE_STATEMENT_TIMEOUT_SECONDS}
+
+
+def _insert(connection):
+    return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+
+
+def _upsert(connection, rows: list[dict], update_keys: tuple) -> None:
+    """Insert ``rows``; an existing row gets ``update_keys`` replaced (none: it is kept as it is)."""
+    statement = _insert(connection)(ADDED_INFO).values(rows)
+    if update_keys:
+        changes = {key: statement.excluded[key] for key in update_keys}
+        statement = statement.on_conflict_do_update(
+            index_elements=[ADDED_INFO.c.train_id], set_={**changes, "updated_at": func.now()}
+        )
+    else:
+        statement = statement.on_conflict_do_nothing(index_elements=[ADDED_INFO.c.train_id])
+    connection.execute(statement)
+
+
+def _bump(connection) -> int:
+    """Raise the change counter (its row lock orders concurrent edits); the new value."""
+    connection.execute(update(EDITS_VERSION).where(EDITS_VERSION.c.id == 1).values(version=EDITS_VERSION.c.version + 1))
+    return _counter(connection)
+
+
+def _counter(connection) -> int:
+    return connection.execute(select(EDITS_VERSION.c.version).where(EDITS_VERSION.c.id == 1)).scalar_one()
+
+
+def _info(tag, remark) -> dict:
+    return {key: value for key, value in (("tag", tag), ("remark", remark)) if value is not None}
