@@ -152,6 +152,7 @@ def running_server(
     token: str = "",
     obey_file_modes: bool = False,
     options: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
 ):
     """``mindinsight start`` on a free port; ``mindinsight stop`` on exit.
 
@@ -160,6 +161,7 @@ def running_server(
     up and printed) is the ``Server``'s ``token``. ``obey_file_modes``: the server cannot read
     what file modes forbid, even when the tests run as root (``obeying_file_modes``).
     ``options``: further command-line options of ``start`` (``--allowed-host``, ...).
+    ``env``: variables added to the server's environment only (``AWS_ENDPOINT_URL``, ...).
     """
     for _attempt in range(3):  # another process may grab the free port before gunicorn does
         port = free_port()
@@ -181,7 +183,8 @@ def running_server(
         if token:
             args += ["--token", token]
         args += list(options)
-        started = run_cli(*args, env={**os.environ}, prefix=obeying_file_modes() if obey_file_modes else ())
+        prefix = obeying_file_modes() if obey_file_modes else ()
+        started = run_cli(*args, env={**os.environ, **(env or {})}, prefix=prefix)
         if started.returncode == 0:
             break
         if "already in use" not in started.stderr:
