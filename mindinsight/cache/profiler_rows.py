@@ -10,10 +10,10 @@ One parse at a time: a request for a file being parsed waits for that parse inst
 starting its own, so concurrent requests never hold more than one parse in memory.
 """
 
+import os
 import sys
 import threading
 from collections import OrderedDict
-from pathlib import Path
 
 from mindinsight.conf import limits
 from mindinsight.ingest.profiler_csv import file_mark, parse_rows
@@ -48,10 +48,10 @@ class ParsedRows:
         """The estimated bytes of every kept version together."""
         return self._bytes
 
-    def rows(self, path: Path, root: str, convert) -> list[list]:
-        """The rows of ``path`` (inside ``root``, the real base dir) through ``convert``; no rows
-        when the file does not exist."""
-        key = str(path)
+    def rows(self, path: str | os.PathLike, root: str, convert) -> list[list]:
+        """The rows of ``path`` (inside ``root``, the real base dir; a local path or a store URL)
+        through ``convert``; no rows when the file does not exist."""
+        key = path = os.fspath(path)
         mark = file_mark(path)
         if mark is None:
             self._drop(key)

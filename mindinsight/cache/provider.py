@@ -44,7 +44,6 @@ the data manager, lineage store and ``JobData`` lock what they share (see
 import math
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -175,7 +174,7 @@ class DataProvider:
         """``dynamic`` / ``static`` for a job with profiler output, None without."""
         if not info.profiler_dir:
             return None
-        return profiler_dirs.graph_mode(Path(info.path) / info.profiler_dir)
+        return profiler_dirs.graph_mode(os.path.join(info.path, info.profiler_dir))
 
     def cache_train_job(self, train_id: str) -> CacheStatus | None:
         return self._manager.cache_train_job(train_id)
@@ -268,7 +267,7 @@ class DataProvider:
         if view not in READERS:
             return []
         pattern, convert = READERS[view]
-        return self._profiler_rows.rows(output.data_dir / pattern.format(device), output.root, convert)
+        return self._profiler_rows.rows(os.path.join(output.data_dir, pattern.format(device)), output.root, convert)
 
     @staticmethod
     def read_profiler_devices_info(output: ProfilerOutput):

@@ -11,11 +11,10 @@ import csv
 import errno
 import io
 import os
-from pathlib import Path
 
 from mindinsight.conf import limits
 from mindinsight.errors import ProfilerIOError
-from mindinsight.format.files import FileTooLarge, open_inside
+from mindinsight.format.files import FileTooLarge, open_inside, opened_stat, stat_path
 from mindinsight.ingest.profiler_files import reading
 
 MS_TO_US = 1e3
@@ -59,10 +58,11 @@ READERS = {
 }
 
 
-def file_mark(path: Path) -> tuple | None:
-    """``(inode, size, mtime)`` of ``path`` now, None when it does not exist."""
+def file_mark(path: str | os.PathLike) -> tuple | None:
+    """``(inode, size, mtime)`` of ``path`` now (on a store: at its latest listing), None when
+    it does not exist."""
     try:
-        stat = os.stat(path)  # never blocks, even on a FIFO; only opening does
+        stat = stat_path(os.fspath(path))  # never blocks, even on a FIFO; only opening does
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -73,7 +73,7 @@ def file_mark(path: Path) -> tuple | None:
 class _Capped(io.RawIOBase):
     """A stream that refuses to read past ``cap`` bytes."""
 
-    def __init__(self, stream, cap: int, path: Path):
+    def __init__(self, stream, cap: int, path: str):
         self._stream, self._left, self._path = stream, cap, path
 
     def readable(self) -> bool:
@@ -83,26 +83,27 @@ class _Capped(io.RawIOBase):
         count = self._stream.readinto(buffer)
         self._left -= count
         if self._left < 0:
-            raise FileTooLarge(errno.EFBIG, f"more than {limits.MAX_PROFILER_CSV_BYTES} bytes", str(self._path))
+            raise FileTooLarge(errno.EFBIG, f"more than {limits.MAX_PROFILER_CSV_BYTES} bytes", self._path)
         return count
 
 
-def _lines(text, path: Path):
+def _lines(text, path: str):
     """The lines of ``text``, refusing one longer than the bound before it is read whole."""
     cap = limits.MAX_PROFILER_CSV_LINE_CHARS
     while line := text.readline(cap + 1):
         if len(line) > cap:
-            raise FileTooLarge(errno.EFBIG, f"a line longer than {cap} characters", str(path))
+            raise FileTooLarge(errno.EFBIG, f"a line longer than {cap} characters", path)
         yield line
 
 
-def parse_rows(path: Path, root: str, convert) -> tuple[list[list], tuple]:
+def parse_rows(path: str | os.PathLike, root: str, convert) -> tuple[list[list], tuple]:
     """The rows of the CSV file ``path`` (inside ``root``, the real base dir; header skipped),
     each passed through ``convert``, and the ``file_mark`` of the file that was read."""
+    path = os.fspath(path)
     cap, max_rows = limits.MAX_PROFILER_CSV_BYTES, limits.MAX_PROFILER_CSV_ROWS
     rows = []
-    with reading(path), open_inside(str(path), root, cap) as stream:
-        stat = os.fstat(stream.fileno())
+    with reading(path), open_inside(path, root, cap) as stream:
+        stat = opened_stat(stream)
         text = io.TextIOWrapper(io.BufferedReader(_Capped(stream, cap, path)), encoding="utf-8", newline="")
         reader = csv.reader(_lines(text, path))
         try:
@@ -111,7 +112,7 @@ def parse_rows(path: Path, root: str, convert) -> tuple[list[list], tuple]:
                 if not row:
                     continue
                 if len(rows) == max_rows:
-                    raise FileTooLarge(errno.EFBIG, f"more than {max_rows} rows", str(path))
+                    raise FileTooLarge(errno.EFBIG, f"more than {max_rows} rows", path)
                 rows.append(convert(row))
         except (csv.Error, IndexError) as error:
             raise ProfilerIOError() from error

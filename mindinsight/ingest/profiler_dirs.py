@@ -13,15 +13,18 @@ The type is decided as the original does: ascend files first, then gpu, then cpu
 Folders below a profiler directory (``FRAMEWORK``, ``msadvisor/...``) count only when their
 real path lies inside the base dir (``root``, the rule of ``format/files.py``); the readers
 (``profiler_csv.py``, ``profiler_files.py``) open files by the same rule.
+
+Paths are strings, a local path or an object-store URL alike (``os.path`` joins and splits
+both), and every listing and state comes from ``format/files.py``: profiler output on
+``s3://bucket/prefix`` is found and read as on a local disk.
 """
 
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from mindinsight.errors import ParamValueError, ProfilerDirNotFoundError, TrainJobNotExistError
-from mindinsight.format.files import real_root, resolve_inside
+from mindinsight.format.files import is_dir, real_root, resolve_inside, scandir, stat_path
 from mindinsight.ingest.train_ids import NOT_ONE_LEVEL, TrainIdProblem, train_id_problem
 
 PROFILER_DIR_PATTERN = re.compile(r"^profiler|_ascend_ms$")
@@ -39,35 +42,44 @@ _CLUSTER_FILE = re.compile(r"^ascend_cluster_analyse_[a-z]+-parallel_\d+_\d+_\d+
 _DEVICE_SUFFIX = re.compile(r"_(\d+)\.(?:csv|txt|json)$")
 
 
-def _root_of(directory: Path, root: str | None) -> str:
-    return real_root(str(directory)) if root is None else root
+def _root_of(directory: str, root: str | None) -> str:
+    return real_root(directory) if root is None else root
 
 
-def folder_inside(folder: Path, root: str) -> bool:
+def folder_inside(folder: str | os.PathLike, root: str) -> bool:
     """Whether ``folder`` is a directory whose real path lies inside ``root``."""
-    return resolve_inside(str(folder), root) is not None and folder.is_dir()
+    folder = os.fspath(folder)
+    return resolve_inside(folder, root) is not None and is_dir(folder)
 
 
-def data_dir(profiler_dir: Path, root: str | None = None) -> Path:
+def data_dir(profiler_dir: str | os.PathLike, root: str | None = None) -> str:
     """Where the parsed profiler files of ``profiler_dir`` are (its FRAMEWORK folder if any
     inside ``root``, the real base dir; by default ``profiler_dir`` itself)."""
-    framework = profiler_dir / FRAMEWORK_DIR
+    profiler_dir = os.fspath(profiler_dir)
+    framework = os.path.join(profiler_dir, FRAMEWORK_DIR)
     return framework if folder_inside(framework, _root_of(profiler_dir, root)) else profiler_dir
 
 
-def folders(profiler_dir: Path, root: str | None = None) -> list[Path]:
+def folders(profiler_dir: str | os.PathLike, root: str | None = None) -> list[str]:
     """The profiler directory and its data folder (once when they are the same)."""
+    profiler_dir = os.fspath(profiler_dir)
     return list(dict.fromkeys((profiler_dir, data_dir(profiler_dir, root))))
 
 
-def _file_names(directory: Path) -> list[str]:
+def _entries(directory: str) -> list:
+    """The entries of ``directory`` (``files.scandir``'s), none when it cannot be listed."""
     try:
-        return [entry.name for entry in os.scandir(directory) if entry.is_file(follow_symlinks=False)]
+        with scandir(directory) as entries:
+            return list(entries)
     except OSError:
         return []
 
 
-def profiler_type(profiler_dir: Path, root: str | None = None) -> str:
+def _file_names(directory: str) -> list[str]:
+    return [entry.name for entry in _entries(directory) if entry.is_file(follow_symlinks=False)]
+
+
+def profiler_type(profiler_dir: str | os.PathLike, root: str | None = None) -> str:
     """``ascend`` / ``gpu`` / ``cpu`` by the files present, ``""`` when none is recognised."""
     names = _file_names(data_dir(profiler_dir, root))
     for kind, prefixes in _TYPE_FILES:
@@ -76,7 +88,7 @@ def profiler_type(profiler_dir: Path, root: str | None = None) -> str:
     return ""
 
 
-def device_ids(profiler_dir: Path, root: str | None = None) -> list[str]:
+def device_ids(profiler_dir: str | os.PathLike, root: str | None = None) -> list[str]:
     """The device ids the recognised profiler files name (``cpu_op_type_info_0.csv`` -> ``0``)."""
     found = set()
     for name in {name for folder in folders(profiler_dir, root) for name in _file_names(folder)}:
@@ -89,19 +101,21 @@ def device_ids(profiler_dir: Path, root: str | None = None) -> list[str]:
     return sorted(found, key=int)
 
 
-def find_profiler_dir(job_dir: Path, root: str | None = None) -> tuple[str, str] | None:
+def find_profiler_dir(job_dir: str | os.PathLike, root: str | None = None) -> tuple[str, str] | None:
     """``(sub-directory name, profiler type)`` of the newest recognised profiler output of a
     job directory, or None. Symlinked directories are skipped, as everywhere in discovery."""
+    job_dir = os.fspath(job_dir)
     root = _root_of(job_dir, root)
     candidates = []
     try:
-        entries = list(os.scandir(job_dir))
+        with scandir(job_dir) as listed:
+            entries = list(listed)
     except OSError:
         return None
     for entry in entries:
         if not entry.is_dir(follow_symlinks=False) or not PROFILER_DIR_PATTERN.search(entry.name):
             continue
-        kind = profiler_type(Path(entry.path), root)
+        kind = profiler_type(entry.path, root)
         if kind:
             candidates.append((entry.stat(follow_symlinks=False).st_mtime, entry.name, kind))
     if not candidates:
@@ -110,7 +124,7 @@ def find_profiler_dir(job_dir: Path, root: str | None = None) -> tuple[str, str]
     return name, kind
 
 
-def graph_mode(profiler_dir: Path, root: str | None = None) -> str:
+def graph_mode(profiler_dir: str | os.PathLike, root: str | None = None) -> str:
     """``dynamic`` when the profiler recorded dynamic-shape information, else ``static``."""
     names = [name for folder in folders(profiler_dir, root) for name in _file_names(folder)]
     return "dynamic" if any(name.startswith("dynamic_shape_info") for name in names) else "static"
@@ -120,15 +134,15 @@ def graph_mode(profiler_dir: Path, root: str | None = None) -> str:
 class ProfilerOutput:
     """A located profiler directory and the real base dir its files must lie in."""
 
-    path: Path
+    path: str
     root: str
 
     @property
-    def data_dir(self) -> Path:
+    def data_dir(self) -> str:
         return data_dir(self.path, self.root)
 
     @property
-    def folders(self) -> list[Path]:
+    def folders(self) -> list[str]:
         return folders(self.path, self.root)
 
 
@@ -155,74 +169,69 @@ def locate(base_dir: str, train_id: str, profile: str) -> ProfilerOutput:
     target = resolve_inside(os.path.join(job, profile), job)
     if target is None or os.path.dirname(target) != job:
         raise ParamValueError("Invalid profiler dir")
-    if not os.path.isdir(job):
+    if not is_dir(job):
         raise TrainJobNotExistError(train_id)
-    if not os.path.isdir(target):
+    if not is_dir(target):
         raise ProfilerDirNotFoundError(target)
-    return ProfilerOutput(Path(target), real_root(base_dir))
+    return ProfilerOutput(target, real_root(base_dir))
 
 
 def newest_output(base_dir: str, train_id: str) -> ProfilerOutput:
     """The newest recognised profiler directory of ``train_id`` (50540002 for a bad train id,
     50545005 when the job dir does not exist, 50546083 when it holds no profiler output)."""
-    job = Path(job_path(base_dir, train_id))
-    if not job.is_dir():
+    job = job_path(base_dir, train_id)
+    if not is_dir(job):
         raise TrainJobNotExistError(train_id)
     root = real_root(base_dir)
     found = find_profiler_dir(job, root)
     if found is None:
-        raise ProfilerDirNotFoundError(str(job))
-    return ProfilerOutput(job / found[0], root)
+        raise ProfilerDirNotFoundError(job)
+    return ProfilerOutput(os.path.join(job, found[0]), root)
 
 
-def devices_info_file(output: ProfilerOutput) -> Path | None:
+def devices_info_file(output: ProfilerOutput) -> str | None:
     """The first ``profiler_info_<device>.json`` directly in the profiler directory (by name)."""
-    found = sorted(output.path.glob(f"{PROFILER_INFO_PREFIX}*.json"))
-    return found[0] if found else None
+    names = sorted(
+        entry.name
+        for entry in _entries(output.path)
+        if entry.name.startswith(PROFILER_INFO_PREFIX) and entry.name.endswith(".json")
+    )
+    return os.path.join(output.path, names[0]) if names else None
 
 
-def version_info_file(output: ProfilerOutput) -> Path | None:
+def version_info_file(output: ProfilerOutput) -> str | None:
     """The first ``profiler_info_<device>.json`` file of the profiler directory, else of its
     data folder."""
     for folder in output.folders:
-        try:
-            names = sorted(entry.name for entry in folder.iterdir() if entry.is_file())
-        except OSError:
-            continue
+        names = sorted(entry.name for entry in _entries(folder) if entry.is_file())
         for name in names:
             if _PROFILER_INFO.match(name):
-                return folder / name
+                return os.path.join(folder, name)
     return None
 
 
-def _mtime(path: Path) -> float:
+def _mtime(path: str) -> float:
     try:
-        return path.stat().st_mtime
+        return stat_path(path).st_mtime
     except OSError:
         return 0.0
 
 
-def newest_msadvisor_file(output: ProfilerOutput, device: str) -> Path | None:
+def newest_msadvisor_file(output: ProfilerOutput, device: str) -> str | None:
     """MSAdvisor's newest recommendation file for ``device`` (under either folder), or None."""
     candidates = []
     for folder in output.folders:
-        recommendations = folder / "msadvisor" / f"device_{device}" / "recommendation"
+        recommendations = os.path.join(folder, "msadvisor", f"device_{device}", "recommendation")
         if not folder_inside(recommendations, output.root):
             continue
-        try:
-            candidates += [path for path in recommendations.iterdir() if path.suffix == ".json" and path.is_file()]
-        except OSError:
-            continue
+        candidates += [
+            entry.path
+            for entry in _entries(recommendations)
+            if os.path.splitext(entry.name)[1] == ".json" and entry.is_file()
+        ]
     return max(candidates, key=_mtime) if candidates else None
 
 
 def has_cluster_files(output: ProfilerOutput) -> bool:
     """Whether the profiler directory holds a multi-device Ascend cluster analysis."""
-    for folder in output.folders:
-        try:
-            names = [entry.name for entry in folder.iterdir()]
-        except OSError:
-            continue
-        if any(_CLUSTER_FILE.match(name) for name in names):
-            return True
-    return False
+    return any(_CLUSTER_FILE.match(entry.name) for folder in output.folders for entry in _entries(folder))

@@ -11,7 +11,7 @@ neither parsing nor serializing the answer can recurse out of the stack.
 import contextlib
 import json
 import math
-from pathlib import Path
+import os
 
 from mindinsight.conf import limits
 from mindinsight.errors import ProfilerFileTooLargeError, ProfilerIOError, ProfilerPathError
@@ -19,16 +19,17 @@ from mindinsight.format.files import FileTooLarge, NotRegularFile, OutsideBaseDi
 
 
 @contextlib.contextmanager
-def reading(path: Path):
+def reading(path: str | os.PathLike):
     """Turn the refusals and read errors of ``path`` into the profiler's error codes."""
+    name = os.path.basename(os.fspath(path))
     try:
         yield
     except OutsideBaseDir:
-        raise ProfilerPathError(f"{path.name} lies outside the summary base dir.") from None
+        raise ProfilerPathError(f"{name} lies outside the summary base dir.") from None
     except NotRegularFile:
-        raise ProfilerIOError(f"{path.name} is not a regular file.") from None
+        raise ProfilerIOError(f"{name} is not a regular file.") from None
     except FileTooLarge as error:
-        raise ProfilerFileTooLargeError(f"{path.name}: {error.strerror}.") from None
+        raise ProfilerFileTooLargeError(f"{name}: {error.strerror}.") from None
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ProfilerIOError() from error
 
@@ -55,12 +56,14 @@ def _depth(value) -> int:
     return deepest
 
 
-def read_json(path: Path, root: str):
+def read_json(path: str | os.PathLike, root: str):
     """The strict-JSON value of the profiler JSON file ``path`` (inside ``root``, the real base
     dir), within ``limits.MAX_PROFILER_JSON_BYTES`` and ``MAX_PROFILER_JSON_DEPTH``."""
-    too_deep = ProfilerFileTooLargeError(f"{path.name}: nested deeper than {limits.MAX_PROFILER_JSON_DEPTH} levels.")
+    path = os.fspath(path)
+    depth = limits.MAX_PROFILER_JSON_DEPTH
+    too_deep = ProfilerFileTooLargeError(f"{os.path.basename(path)}: nested deeper than {depth} levels.")
     with reading(path):
-        data = read_bounded(str(path), root, limits.MAX_PROFILER_JSON_BYTES)
+        data = read_bounded(path, root, limits.MAX_PROFILER_JSON_BYTES)
         try:
             value = json.loads(data.decode("utf-8"), parse_float=_finite_or_null, parse_constant=_null)
         except RecursionError:
