@@ -394,6 +394,22 @@ export interface OpenapiDocumentAnswer {
   [key: string]: unknown
 }
 
+/** GET /v1/mindinsight/datavisual/runs: One page of runs (rows `offset..offset+limit`), sorted by any column, missing values last. */
+export interface ListRunsAnswer {
+  total: number
+  runs: number
+  columns: string[]
+  scalar_tags: string[]
+  rows: RunsTableRow[]
+}
+
+export interface RunsTableRow {
+  train_id: string
+  update_time: string
+  cached: boolean
+  values: Record<string, unknown>
+}
+
 /** GET /v1/mindinsight/datavisual/scalars/export: Every point of the chosen runs x scalar tags as CSV, JSON or Parquet, streamed. */
 export type ExportScalarsAnswer = ExportedPoint[]
 
