@@ -45,22 +45,30 @@ def nginx_conf(block: str, prefix: Path, listen_port: int, upstream_port: int) -
     assert re.search(r"^\s*listen 80;$", block, re.M) and f"127.0.0.1:{README_PORT}" in block, block
     block = re.sub(r"^(\s*)listen 80;$", rf"\1listen 127.0.0.1:{listen_port};", block, flags=re.M)
     block = block.replace(f"127.0.0.1:{README_PORT}", f"127.0.0.1:{upstream_port}")
+    return http_conf(block, prefix)
+
+
+def http_conf(body: str, prefix: Path, workers: int = 1, connections: int = 64, access_log: bool = True) -> str:
+    """A whole nginx.conf whose http block holds ``body``, every path inside ``prefix``. The
+    access log names the upstream that answered each request (``$upstream_addr``)."""
+    log = f"{prefix / 'access.log'} upstream" if access_log else "off"
     temp = {name: prefix / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     # As root nginx would run its worker as nobody, who may not enter the test's private tmp dir.
     user = "user root;\n" if os.geteuid() == 0 else ""
     return f"""{user}daemon off;
-worker_processes 1;
+worker_processes {workers};
 pid {prefix / "nginx.pid"};
 error_log {prefix / "error.log"} info;
-events {{ worker_connections 64; }}
+events {{ worker_connections {connections}; }}
 http {{
-    access_log {prefix / "access.log"};
+    log_format upstream '$request_method $request_uri $status $upstream_addr';
+    access_log {log};
     client_body_temp_path {temp["body"]};
     proxy_temp_path {temp["proxy"]};
     fastcgi_temp_path {temp["fastcgi"]};
     uwsgi_temp_path {temp["uwsgi"]};
     scgi_temp_path {temp["scgi"]};
-{block}
+{body}
 }}
 """
 
@@ -81,12 +89,20 @@ def _wait_listening(port: int, process: subprocess.Popen, log: Path) -> None:
 def running_nginx(block: str, upstream_port: int, prefix: Path):
     """nginx serving ``block`` on a free loopback port, proxying to ``upstream_port``; yields
     its ``http://127.0.0.1:<port>`` address. Its conf, pid and logs live in ``prefix``."""
+    listen_port = free_port()
+    with running_nginx_conf(nginx_conf(block, prefix, listen_port, upstream_port), listen_port, prefix) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def running_nginx_conf(conf: str, listen_port: int, prefix: Path):
+    """nginx running the whole ``conf`` (which listens on ``listen_port``), written to ``prefix``
+    with its pid and logs; yields ``http://127.0.0.1:<listen_port>``; nginx ends with the block."""
     if not NGINX.is_file():
         raise RuntimeError(f"{NGINX} is missing: install Debian's nginx-light (apt-get install -y nginx-light)")
-    listen_port = free_port()
-    conf, log = prefix / "nginx.conf", prefix / "error.log"
-    conf.write_text(nginx_conf(block, prefix, listen_port, upstream_port))
-    command = [str(NGINX), "-p", str(prefix), "-c", str(conf), "-e", str(log)]
+    path, log = prefix / "nginx.conf", prefix / "error.log"
+    path.write_text(conf)
+    command = [str(NGINX), "-p", str(prefix), "-c", str(path), "-e", str(log)]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         _wait_listening(listen_port, process, log)
