@@ -83,7 +83,7 @@ class DataManager:
         self,
         summary_base_dir: str,
         reload_interval: int = 3,
-        capacity: int = limits.MAX_CACHED_TRAIN_JOBS,
+        capacity: int | None = None,
         chunk_bytes: int = limits.READ_CHUNK_BYTES,
         first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES,
         storage_options: dict | None = None,
@@ -95,7 +95,10 @@ class DataManager:
         self.storage_problem: str | None = None
         self._storage_failures = 0  # failed listings in a row: the reload waits longer each time
         self.reload_interval = reload_interval
-        self.capacity = capacity
+        # Jobs kept at once, and the newest loaded without being asked for (a given capacity:
+        # that many of both; none: limits.MAX_KEPT_TRAIN_JOBS and MAX_CACHED_TRAIN_JOBS).
+        self.capacity = capacity or limits.MAX_KEPT_TRAIN_JOBS
+        self.preload = capacity or limits.MAX_CACHED_TRAIN_JOBS
         self.chunk_bytes = chunk_bytes
         # The first read of a job is small, so every job shows data soon after start.
         self.first_chunk_bytes = min(first_chunk_bytes, chunk_bytes)
@@ -180,7 +183,7 @@ class DataManager:
                 if job is not None:
                     job.latest_update_time = max(job.latest_update_time, info.update_time)
             newest = sorted(loadable, key=lambda info: self._job_time(info), reverse=True)
-            for info in newest[: self.capacity]:
+            for info in newest[: min(self.capacity, self.preload)]:
                 if info.train_id not in self._jobs:
                     self._add_job(info.train_id, info.update_time)
             self.brief_status = BriefStatus.LOADED

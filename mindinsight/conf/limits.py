@@ -15,7 +15,7 @@ MAX_SCAN_COUNT = 20_000
 MAX_SUMMARY_DIR_COUNT = MAX_SCAN_COUNT
 
 # Detail cache
-MAX_CACHED_TRAIN_JOBS = 15  # jobs whose full data is kept (LRU by update time)
+MAX_CACHED_TRAIN_JOBS = 15  # jobs loaded at start, newest first (MAX_KEPT_TRAIN_JOBS: how many stay)
 
 # Tags per job
 MAX_TAGS_PER_JOB = 300
@@ -97,6 +97,17 @@ MAX_PARAM_LENGTH = 4096  # longest query value accepted (train_id, tag, ...)
 # answer grows with every job named, so more are refused (50540002), not computed.
 MAX_COMPARED_TRAIN_JOBS = 5
 MAX_COMPARED_SCALAR_TAGS = MAX_COMPARED_TRAIN_JOBS * MAX_TAGS_PER_JOB  # every tag those jobs can hold
+# Ours: the scalars comparison draws up to 100 trainings in one chart. Its answer is bounded by
+# the (job, tag) pairs asked for, not by the jobs alone: at most as many as 5 jobs of the most
+# tags a job holds make, the original's largest comparison, so any query the original answered
+# is answered alike and 100 jobs x 15 tags is the same size.
+MAX_COMPARED_SCALAR_JOBS = 100
+MAX_COMPARED_SCALAR_SERIES = MAX_COMPARED_TRAIN_JOBS * MAX_TAGS_PER_JOB
+# Jobs whose full data the detail cache keeps at once (LRU by update time): MAX_CACHED_TRAIN_JOBS
+# are loaded at start, as the original's cache; jobs a page asks for join them up to this many,
+# so the trainings of a 100-run comparison are all held and not read again in turn. Each job's
+# samples stay bounded per plugin (BYTES_PER_JOB) and all full scalars by FULL_SCALAR_BYTES.
+MAX_KEPT_TRAIN_JOBS = max(MAX_CACHED_TRAIN_JOBS, MAX_COMPARED_SCALAR_JOBS)
 # Longest request body (the largest real one, a lineage search naming 999 jobs, is ~60 KB);
 # the serving front answers a longer one 413 before reading it (a declared Content-Length) or
 # as soon as its bytes pass this (a chunked body), so it never holds more in memory.

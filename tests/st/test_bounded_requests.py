@@ -1,8 +1,10 @@
 """Nothing a request sends can hold the server: the real server, over real sockets.
 
 * ``datavisual/scalars`` counts a repeated ``train_id`` / ``tag`` once and refuses more than
-  ``MAX_COMPARED_TRAIN_JOBS`` distinct trainings (50540002) at once; its answer, which grows
-  with the query, is computed off the event loop, so other requests are answered meanwhile.
+  ``MAX_COMPARED_SCALAR_JOBS`` distinct trainings, or more (job, tag) pairs than
+  ``MAX_COMPARED_SCALAR_SERIES`` (the original's largest comparison, 5 jobs x every tag of a
+  job), with 50540002; its answer, which grows with the query, is computed off the event loop,
+  so other requests are answered meanwhile.
 * A request body longer than ``MAX_REQUEST_BODY_BYTES`` is refused with a JSON 413 before it
   is held in memory: a declared ``Content-Length`` at once, a chunked body as its bytes arrive.
 * A JSON body nested deeper than Python's recursion limit is a JSON 400 on every body route.
@@ -20,7 +22,12 @@ import pytest
 import requests
 
 from mindinsight.backend.api import all_routes
-from mindinsight.conf.limits import MAX_COMPARED_TRAIN_JOBS, MAX_REQUEST_BODY_BYTES
+from mindinsight.conf.limits import (
+    MAX_COMPARED_SCALAR_JOBS,
+    MAX_COMPARED_SCALAR_SERIES,
+    MAX_COMPARED_TRAIN_JOBS,
+    MAX_REQUEST_BODY_BYTES,
+)
 from mindinsight.errors import ParamValueError, RequestBodyTooLargeError
 from mindinsight.summary.writer import SummaryWriter
 from tests.helpers.server import running_server
@@ -97,7 +104,7 @@ def test_200_distinct_trainings_by_200_tags_are_refused(server):
     tags = [f"tag_{index:03d}/scalar" for index in range(200)]
     answer = scalars(server, train_ids, tags, timeout=10)
     body = assert_json_error(answer, 400, VALUE_ERROR)
-    assert f"at most {MAX_COMPARED_TRAIN_JOBS} distinct values, got 200" in body["error_msg"]
+    assert f"at most {MAX_COMPARED_SCALAR_JOBS} distinct values, got 200" in body["error_msg"]
 
 
 def test_repeated_trainings_and_tags_count_once(server):
@@ -109,14 +116,28 @@ def test_repeated_trainings_and_tags_count_once(server):
     assert len(series[0]["values"]) == STEPS
 
 
-def test_five_trainings_are_compared_and_a_sixth_is_refused(server):
+def test_up_to_100_trainings_are_compared_and_a_101st_is_refused(server):
     five = [f"./{job}" for job in JOBS[:MAX_COMPARED_TRAIN_JOBS]]
     answer = scalars(server, five + five[::-1], [TAG, TAG])
     assert answer.status_code == 200, answer.text
     assert [item["train_id"] for item in answer.json()["scalars"]] == five
 
+    # The original refused a sixth training; ours compares up to 100 (unknown ones are left out).
     six = [f"./{job}" for job in JOBS]
-    assert_json_error(scalars(server, six, [TAG]), 400, VALUE_ERROR)
+    hundred = six + [f"./absent_{index:03d}" for index in range(MAX_COMPARED_SCALAR_JOBS - len(six))]
+    answer = scalars(server, hundred, [TAG])
+    assert answer.status_code == 200, answer.text
+    assert [item["train_id"] for item in answer.json()["scalars"]] == six
+    body = assert_json_error(scalars(server, [*hundred, "./one_more"], [TAG]), 400, VALUE_ERROR)
+    assert f"at most {MAX_COMPARED_SCALAR_JOBS} distinct values, got 101" in body["error_msg"]
+
+
+def test_more_series_than_the_originals_largest_comparison_are_refused(server):
+    every_tag = [f"loss_{index:03d}/scalar" for index in range(TAGS)]
+    six = [f"./{job}" for job in JOBS]
+    assert len(six) * TAGS > MAX_COMPARED_SCALAR_SERIES >= MAX_COMPARED_TRAIN_JOBS * TAGS
+    body = assert_json_error(scalars(server, six, every_tag), 400, VALUE_ERROR)
+    assert f"at most {MAX_COMPARED_SCALAR_SERIES} series, got 6 x {TAGS}" in body["error_msg"]
 
 
 def test_a_large_comparison_does_not_hold_other_requests(server):

@@ -5,7 +5,12 @@ from mindinsight.backend.api.routing import Topic
 from mindinsight.backend.api.shapes import INTEGER, NUMBER, STRING, array, enum, named, nullable, obj
 from mindinsight.backend.params import IntParam, TextList
 from mindinsight.backend.view_marks import REUSABLE, REUSABLE_POOLED
-from mindinsight.conf.limits import MAX_COMPARED_SCALAR_TAGS, MAX_SCALAR_BUCKETS
+from mindinsight.conf.limits import (
+    MAX_COMPARED_SCALAR_JOBS,
+    MAX_COMPARED_SCALAR_SERIES,
+    MAX_COMPARED_SCALAR_TAGS,
+    MAX_SCALAR_BUCKETS,
+)
 from mindinsight.errors import (
     ParamTypeError,
     ParamValueError,
@@ -31,6 +36,7 @@ SCALAR_POINT = named(
 
 
 class CompareArgs(ComparedJobsArgs):
+    train_id = TextList(max_distinct=MAX_COMPARED_SCALAR_JOBS, load_default=list)
     tag = TextList(max_distinct=MAX_COMPARED_SCALAR_TAGS, load_default=list)
 
 
@@ -51,11 +57,17 @@ def scalar_metadata(provider, train_id, tag):
     "/datavisual/scalars",
     serving=REUSABLE_POOLED,
     args=CompareArgs(),
+    errors=(ParamValueError,),
     example={"train_id": ["./b_summary_ops"], "tag": ["loss_op/scalar"]},
     answer=obj({"scalars": array(obj({"train_id": STRING, "tag": STRING, "values": array(SCALAR_POINT)}))}),
 )
 def scalars_comparison(provider, train_id, tag):
     """Series of every (job, tag) pair that exists; unknown jobs or tags are left out."""
+    if len(train_id) * len(tag) > MAX_COMPARED_SCALAR_SERIES:
+        raise ParamValueError(
+            f"'train_id' x 'tag' may make at most {MAX_COMPARED_SCALAR_SERIES} series, "
+            f"got {len(train_id)} x {len(tag)}."
+        )
     return scalars.scalars_comparison(provider, train_id, tag)
 
 
