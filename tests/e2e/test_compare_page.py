@@ -137,8 +137,9 @@ def test_parameter_details_show_the_job_lineage(page, server):
 
 
 def test_opening_the_page_sends_each_request_once(page, server):
-    """Opening the page lists the trainings once, reads each chosen training's tags once and the
-    shown charts' scalars once (before the fix every one of them went out twice)."""
+    """Opening the page lists the trainings once, reads each chosen training's tags once, the
+    shown charts' scalars once (before the fix every one of them went out twice) and each drawn
+    line's buckets once."""
     page.add_init_script("localStorage.setItem('isTimeReload', 'false')")  # no auto refresh mid-count
     sent = []
     page.on("request", lambda request: "/datavisual/" in request.url and sent.append(urlsplit(request.url)))
@@ -150,4 +151,9 @@ def test_opening_the_page_sends_each_request_once(page, server):
     plugins = [parse_qs(url.query)["train_id"][0] for url in sent if url.path.endswith("/plugins")]
     assert sorted(plugins) == ["./b_summary_ops", "./run1", "./run2", "./run3"], plugins
     assert paths.count("scalars") == 1, paths
-    assert set(paths) == {"train-jobs", "plugins", "scalars"}, paths
+    assert set(paths) == {"train-jobs", "plugins", "scalars", "scalar/buckets"}, paths
+    # Then every point of each drawn line (its min/max buckets), asked once per line.
+    queries = [parse_qs(url.query) for url in sent if url.path.endswith("/scalar/buckets")]
+    buckets = [(query["train_id"][0], query["tag"][0]) for query in queries]
+    assert len(buckets) == len(set(buckets)), buckets
+    assert {("./run1", LOSS), ("./run2", LOSS), ("./run3", LOSS)} <= set(buckets)

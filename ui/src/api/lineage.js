@@ -3,11 +3,14 @@
 import { post, put } from './http.js'
 
 /**
- * Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`.
+ * Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`;
+ * with `query` (the query language over runs) only the jobs it matches.
  * @returns {Promise<import('./answers').SearchLineagesAnswer>}
  */
-export function searchLineages(lineageType, options) {
-  return post('lineagemgr/lineages', { lineage_type: { in: [lineageType] } }, undefined, options)
+export function searchLineages(lineageType, query = '', options) {
+  const body = { lineage_type: { in: [lineageType] } }
+  if (query) body.query = query
+  return post('lineagemgr/lineages', body, undefined, options)
 }
 
 /**
@@ -19,11 +22,12 @@ export function updateLineageInfo(trainId, info) {
 }
 
 /**
- * How much each hyper-parameter matters for each metric: `{metadata, targets}`.
+ * How much each hyper-parameter matters for each metric: `{metadata, targets}`, over the jobs
+ * `query` (the query language over runs) matches.
  * @returns {Promise<import('./answers').SearchOptimizerTargetsAnswer>}
  */
-export function searchOptimizerTargets(options) {
-  return post('optimizer/targets/search', {}, undefined, options)
+export function searchOptimizerTargets(query = '', options) {
+  return post('optimizer/targets/search', query ? { query } : {}, undefined, options)
 }
 
 /**

@@ -41,11 +41,13 @@ export function readStatus(item) {
  * page's URL names) that are not among them, read by name; `search(text)` finds others on the
  * server (`{runs, total}`: at most LISTED_RUNS of the `total` whose name contains `text`), and a
  * training found so is in `allRuns` as soon as the URL names it. `total` counts the trainings.
+ * With `query()` (the query language over runs) the list and the searches hold only the trainings
+ * it matches (a chosen one stays whatever it says); a new query reads the list again.
  *
  * Returns `{allRuns, total, runs, readRuns, revision, loaded, error, loading, isLoading, tagsOf,
  * reload, search}`.
  */
-export function useRunsData(choose, { listed = () => true, touch = false, named = () => [] } = {}) {
+export function useRunsData(choose, { listed = () => true, touch = false, named = () => [], query = () => '' } = {}) {
   const allRuns = shallowRef([])
   const total = ref(0)
   const states = shallowRef({}) // run -> {status, plugins}
@@ -113,7 +115,7 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
     round = call
     asked = new Set()
     try {
-      const body = await fetchTrainJobs({ offset: 0, limit: LISTED_RUNS })
+      const body = await fetchTrainJobs({ offset: 0, limit: LISTED_RUNS, query: query() || undefined })
       if (!call.current) return
       const list = (Array.isArray(body?.train_jobs) ? body.train_jobs : []).filter(listed)
       items = new Map(list.map((item) => [item.train_id, item]))
@@ -152,12 +154,18 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
   }
 
   async function search(text) {
-    const body = await fetchTrainJobs({ offset: 0, limit: LISTED_RUNS, query: nameContainsQuery(text) })
+    const names = nameContainsQuery(text)
+    const body = await fetchTrainJobs({
+      offset: 0,
+      limit: LISTED_RUNS,
+      query: query() ? `(${query()}) and ${names}` : names,
+    })
     const list = (Array.isArray(body?.train_jobs) ? body.train_jobs : []).filter(listed)
     for (const item of list) found.set(item.train_id, item)
     return { runs: list.map((item) => item.train_id), total: Number(body?.total) || 0 }
   }
 
+  watch(query, () => reload())
   // A training chosen from a search's answer joins the list at once.
   watch(
     () => named().join('\n'),

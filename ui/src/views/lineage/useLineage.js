@@ -1,4 +1,5 @@
 import { shallowRef, watch } from 'vue'
+import { useRoute } from 'vue-router'
 import { searchLineages, updateLineageInfo } from '@/api/lineage.js'
 import { useRead } from '@/composables/read.js'
 import { lineageRows } from '@/lib/lineageColumns.js'
@@ -8,14 +9,17 @@ import { lineageRows } from '@/lib/lineageColumns.js'
  * their identity while the answer is unchanged, so a refresh does not reset the user's brushing.
  * `save(row, {tag, remark})` stores an edit on the server, then in the row. `addedInfoNotice` says
  * why the stored tags and remarks may be missing or cannot be edited (null when all is well).
+ * The rows are those the query in the URL (`?q=`, the query language over runs) matches.
  */
 export function useLineage(lineageType) {
+  const route = useRoute()
+  const query = () => (typeof route.query.q === 'string' ? route.query.q : '')
   const {
     value: answer,
     loaded,
     error,
     read: load,
-  } = useRead(() => searchLineages(lineageType), { refresh: true, keepEqual: true })
+  } = useRead(() => searchLineages(lineageType, query()), { key: () => `q=${query()}`, refresh: true, keepEqual: true })
   const rows = shallowRef([])
   const customized = shallowRef({})
   // Why tags and remarks may be missing or refused (the answer's added_info_notice), else null.
