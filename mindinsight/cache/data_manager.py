@@ -217,6 +217,25 @@ class DataManager:
         job = self._jobs.get(info.train_id)
         return max(info.update_time, job.latest_update_time if job else 0.0)
 
+    def _fit_kept_bytes(self) -> None:
+        """Beyond the MAX_CACHED_TRAIN_JOBS newest, jobs stay only while the samples of every kept
+        job (images, histograms, tensors) hold at most ``limits.MAX_KEPT_SAMPLE_BYTES``: the
+        least recently used go first, so a 100-run comparison of large jobs stays bounded."""
+        with self._lock:
+            evicted = False
+            while len(self._jobs) > self.preload:
+                held = sum(
+                    job.loader.data.payload_bytes(kind) for job in self._jobs.values() for kind in limits.BYTES_PER_JOB
+                )
+                if held <= limits.MAX_KEPT_SAMPLE_BYTES:
+                    break
+                victim = min(self._jobs, key=lambda t: self._jobs[t].latest_update_time)
+                logger.info("dropping %s from the cache: the kept jobs' samples hold %d bytes", victim, held)
+                del self._jobs[victim]
+                evicted = True
+        if evicted:
+            self._changed()
+
     def _add_job(self, train_id: str, update_time: float) -> CachedJob:
         while len(self._jobs) >= self.capacity:
             victim = min(self._jobs, key=lambda t: self._jobs[t].latest_update_time)
@@ -256,6 +275,7 @@ class DataManager:
                     still.append((train_id, job))
                 if self._visible_state(job) != before:
                     self._changed()
+                self._fit_kept_bytes()
                 if time.perf_counter() - offered >= sys.getswitchinterval():
                     time.sleep(0)  # let waiting request threads take the GIL between chunks
                     offered = time.perf_counter()

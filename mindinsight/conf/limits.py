@@ -108,6 +108,9 @@ MAX_COMPARED_SCALAR_SERIES = MAX_COMPARED_TRAIN_JOBS * MAX_TAGS_PER_JOB
 # so the trainings of a 100-run comparison are all held and not read again in turn. Each job's
 # samples stay bounded per plugin (BYTES_PER_JOB) and all full scalars by FULL_SCALAR_BYTES.
 MAX_KEPT_TRAIN_JOBS = max(MAX_CACHED_TRAIN_JOBS, MAX_COMPARED_SCALAR_JOBS)
+# ... but beyond the MAX_CACHED_TRAIN_JOBS newest only while the samples of all kept jobs (the
+# kinds bounded in bytes: BYTES_PER_JOB) hold at most this many bytes together.
+MAX_KEPT_SAMPLE_BYTES = 2 * 1024 * 1024 * 1024
 # Longest request body (the largest real one, a lineage search naming 999 jobs, is ~60 KB);
 # the serving front answers a longer one 413 before reading it (a declared Content-Length) or
 # as soon as its bytes pass this (a chunked body), so it never holds more in memory.
