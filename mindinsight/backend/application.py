@@ -9,6 +9,7 @@ import os
 
 from flask import Flask
 
+from mindinsight.cache import job_index
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.edits_database import EditsDatabase
 from mindinsight.cache.lineage_store import LineageStore
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None, start_loading: bool = True) -> 
         settings.summary_base_dir,
         reload_interval=settings.reload_interval,
         storage_options=settings.storage_options_dict,
+        index_path=job_index.index_path(settings.workspace, settings.summary_base_dir),
     )
     legacy_json = os.path.join(settings.workspace, "lineage", "added_info.json")
     lineage_store = LineageStore(manager, EditsDatabase(settings.edits_database_url, legacy_json))

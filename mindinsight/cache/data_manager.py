@@ -41,11 +41,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import Enum
 
+from mindinsight.cache.job_index import JobIndex
 from mindinsight.cache.memo import DerivedValues
 from mindinsight.conf import limits
 from mindinsight.format.files import mount_base_dir, refresh_listing
 from mindinsight.format.object_store import StoreUnavailable
-from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, scan_summary_dirs
+from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, job_files, scan_summary_dirs
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.ingest.quiet_dirs import QuietDirs
@@ -74,6 +75,7 @@ class CachedJob:
     status: CacheStatus = CacheStatus.CACHING
     wanted: threading.Event = field(default_factory=threading.Event)
     loads: int = 0  # load calls so far (the first one reads a small chunk)
+    indexed: tuple | None = None  # (data, version) last handed to the persistent index
 
 
 class DataManager:
@@ -87,8 +89,11 @@ class DataManager:
         chunk_bytes: int = limits.READ_CHUNK_BYTES,
         first_chunk_bytes: int = limits.FIRST_READ_CHUNK_BYTES,
         storage_options: dict | None = None,
+        index_path: str | None = None,
     ):
         self.summary_base_dir = summary_base_dir
+        # What loading derived, kept across restarts (cache/job_index.py); None: not kept.
+        self.index = JobIndex(index_path) if index_path else None
         mount_base_dir(summary_base_dir, storage_options)  # an object-store URL: its file system
         # Why the object store holding the base dir could not be listed last time, else None.
         # Meanwhile every job listed before stays listed and served.
@@ -260,6 +265,8 @@ class DataManager:
                     # Its full scalar points went for the memory bound and a request asked for them.
                     job.loader.reset()
                     job.loads, job.status = 0, CacheStatus.CACHING
+                if job.loads == 0 and self._restore(train_id, job):
+                    job.loads = 1  # resumed where the index left it: read on in full chunks
                 try:
                     result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
                     job.loads += 1
@@ -271,6 +278,7 @@ class DataManager:
                     continue
                 if result.done:
                     job.status = CacheStatus.CACHED
+                    self._index(train_id, job)
                 else:
                     still.append((train_id, job))
                 if self._visible_state(job) != before:
@@ -284,6 +292,34 @@ class DataManager:
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
                 visited.update(t for t, _ in joined)
                 pending = [(t, j) for t, j in still + joined if self._jobs.get(t) is j]
+
+    def _restore(self, train_id: str, job: CachedJob) -> bool:
+        """Take the job's index entry when every file it read is still there, unchanged or grown."""
+        if self.index is None:
+            return False
+        loader = job.loader
+        entry = self.index.read(train_id, loader.job_dir)
+        if entry is None:
+            return False
+        files = job_files(loader.job_dir, loader.root)
+        if files is None or not loader.restore(*entry, files):
+            logger.info("the index entry of %s no longer matches its files; reading them again", train_id)
+            self.index.forget(train_id)
+            return False
+        job.indexed = (loader.data, loader.data.version)
+        return True
+
+    def _index(self, train_id: str, job: CachedJob) -> None:
+        """Hand a fully read job whose data changed to the index (written in the background)."""
+        data = job.loader.data
+        if self.index is None or job.indexed == (data, data.version) or not self.index.due(train_id):
+            return
+        state = job.loader.state()
+        job.indexed = (data, data.version)
+        if state is None:
+            self.index.forget(train_id)  # not resumable: an older entry must not be trusted
+        else:
+            self.index.submit(train_id, job.loader.job_dir, *state)
 
     @staticmethod
     def _visible_state(job: CachedJob) -> tuple:

@@ -17,6 +17,15 @@ MAX_SUMMARY_DIR_COUNT = MAX_SCAN_COUNT
 # Detail cache
 MAX_CACHED_TRAIN_JOBS = 15  # jobs loaded at start, newest first (MAX_KEPT_TRAIN_JOBS: how many stay)
 
+# Persistent index (cache/job_index.py): what loading derived, kept in the workspace. Its entries
+# hold at most this many bytes of columns together (the 10 M-value job of bench/ takes 45 MB); a job
+# is written again at the earliest this long after its last write, and not before this many
+# times that write's duration (writing takes at most ~1/(1+factor) of the time).
+INDEX_MAX_BYTES = 2 * 1024 * 1024 * 1024
+INDEX_MIN_WRITE_INTERVAL_SECONDS = 10
+INDEX_WRITE_COST_FACTOR = 9
+INDEX_BUSY_TIMEOUT_SECONDS = 5  # another server writing the same index file
+
 # Tags per job
 MAX_TAGS_PER_JOB = 300
 MAX_TAGS_PER_PLUGIN = {

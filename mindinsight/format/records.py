@@ -159,6 +159,26 @@ class RecordReader:
         self._in_garbage = False  # resynchronising after a damaged header
         self._headers: dict = {}  # 12 header bytes -> payload length, for valid headers
 
+    def state(self) -> dict | None:
+        """Where reading stands, to resume in another process (``restore``); None while inside a
+        damaged stretch (resuming there is not worth a saved state)."""
+        if self._in_garbage:
+            return None
+        return {
+            "offset": self.offset,
+            "file_size": self.file_size,
+            "mtime_ns": self.mtime_ns,
+            "inode": self.inode,
+            "tail": self._tail.hex(),
+        }
+
+    def restore(self, state: dict) -> None:
+        """Resume from a ``state()``; the next ``read`` checks the file is still the one read."""
+        self.offset, self.file_size = int(state["offset"]), int(state["file_size"])
+        self.mtime_ns = int(state["mtime_ns"])
+        self.inode = None if state["inode"] is None else int(state["inode"])
+        self._tail = bytes.fromhex(state["tail"])
+
     def read(self, max_bytes: int | None = None, final: bool = False) -> ReadBatch:
         """Read complete records from ``offset`` on, consuming about ``max_bytes`` at most.
 

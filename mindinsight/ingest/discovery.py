@@ -60,6 +60,7 @@ class JobFile:
     mtime_ns: int
     ctime: float
     inode: int
+    etag: str = ""  # an object store's ETag (its files have no inode); "" on a local disk
 
 
 def _is_job_file(name: str) -> bool:
@@ -99,7 +100,10 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
             continue
         if not file_modes.S_ISREG(stat.st_mode):
             continue
-        found[name] = JobFile(name, path, stat.st_size, stat.st_mtime, stat.st_mtime_ns, stat.st_ctime, stat.st_ino)
+        etag = getattr(stat, "etag", "")
+        found[name] = JobFile(
+            name, path, stat.st_size, stat.st_mtime, stat.st_mtime_ns, stat.st_ctime, stat.st_ino, etag
+        )
     return found
 
 

@@ -219,7 +219,8 @@ class FullSeries:
             steps, values = (np.concatenate(columns) for columns in zip(*self._pending))
             full = steps.size - steps.size % BLOCK
             self._blocks.append(summarise_blocks(steps[:full], values[:full]))
-            self._pending = [(steps[full:], values[full:])]
+            # Copies: a view would keep the whole gathered batch alive (a restored job's is every point).
+            self._pending = [(steps[full:].copy(), values[full:].copy())]
             self._pending_points = steps.size - full
 
     def _columns(self) -> dict:
@@ -283,14 +284,16 @@ class JobScalars:
         self.reread_wanted = False  # a request asked for the dropped points: read the job again
         budget.register(self)
 
-    def add(self, tag: str, columns: dict) -> None:
-        """Append one tag's batch (``step``, ``wall_time``, ``file_ts``, ``value`` columns)."""
+    def add(self, tag: str, columns: dict, owned: bool = False) -> None:
+        """Append one tag's batch (``step``, ``wall_time``, ``file_ts``, ``value`` columns);
+        ``owned``: the value column is this job's to keep (not copied)."""
         if self.dropped:
             return
         if len(columns["step"]) == 0:
             return
         timeline, in_order, fresh = self._timeline(columns)
-        values = np.array(columns["value"], dtype=np.float32)  # a copy: never a view of a decoded chunk
+        # A copy unless owned: never a view of a decoded chunk.
+        values = (np.asarray if owned else np.array)(columns["value"], dtype=np.float32)
         series = self._series.setdefault(tag, FullSeries())
         added = series.add(timeline, values, in_order)
         self._budget.charge(self, added + (sum(a.nbytes for a in timeline) if fresh else 0))
@@ -334,6 +337,50 @@ class JobScalars:
             return None
         self._budget.touch(self)
         return series.view()
+
+    def state(self) -> tuple[dict, dict]:
+        """``(meta, arrays)`` of every point, for ``restore`` in another process. Array values are
+        lists of the kept chunks (never changed in place: a snapshot without copying); tags that
+        share a timeline share its arrays here too."""
+        timelines: dict[tuple, int] = {}
+        arrays: dict = {}
+        tags = []
+        for tag, series in self._series.items():
+            key = tuple(id(chunk) for chunk in series._steps)
+            index = timelines.get(key)
+            if index is None:
+                index = timelines[key] = len(timelines)
+                arrays[f"t{index}.step"] = list(series._steps)
+                arrays[f"t{index}.wall_time"] = list(series._wall_times)
+                arrays[f"t{index}.file_ts"] = list(series._file_ts)
+                arrays[f"t{index}.file_ts_count"] = [
+                    np.array([s.size if ts.size == 1 else 1]) for ts, s in zip(series._file_ts, series._steps)
+                ]
+            arrays[f"v{len(tags)}"] = list(series._values)
+            tags.append([tag, index])
+        return {"tags": tags, "dropped": self.dropped, "too_large": self.too_large}, arrays
+
+    def restore(self, meta: dict, arrays: dict) -> None:
+        """Take the points of ``state()`` (raises KeyError/ValueError when they do not fit)."""
+        if meta["dropped"]:
+            self.drop(bool(meta["too_large"]))
+            return
+        timelines = {}
+        for position, (tag, index) in enumerate(meta["tags"]):
+            if index not in timelines:
+                steps = np.asarray(arrays[f"t{index}.step"], dtype=np.int64)
+                counts = np.asarray(arrays[f"t{index}.file_ts_count"], dtype=np.int64)
+                file_ts = np.repeat(np.asarray(arrays[f"t{index}.file_ts"], dtype=np.int64), counts)
+                wall_times = np.asarray(arrays[f"t{index}.wall_time"], dtype=np.float64)
+                if not steps.size == wall_times.size == file_ts.size:
+                    raise ValueError("timeline columns of unequal length")
+                timelines[index] = (steps, wall_times, file_ts)
+            steps, wall_times, file_ts = timelines[index]
+            values = np.asarray(arrays.pop(f"v{position}"), dtype=np.float32)
+            if values.size != steps.size:
+                raise ValueError("values and steps of unequal length")
+            columns = {"step": steps, "wall_time": wall_times, "file_ts": file_ts, "value": values}
+            self.add(str(tag), columns, owned=values.flags.owndata)
 
     def drop(self, too_large: bool) -> None:
         """Let every point go (the memory bound); nothing more is kept for this job."""

@@ -69,6 +69,40 @@ class JobData:
             self.full_scalars.drop_from(step)
             self.version += 1
 
+    def state(self) -> tuple[dict, dict] | None:
+        """``(meta, arrays)`` of every tag's samples and every full scalar point, for ``restore``
+        in another process; None when a tag holds what is not plain numbers (images, graphs, ...:
+        such a job is read from its files again). Lineage is not part of it (read again: small)."""
+        with self.lock:
+            tags, arrays = [], {}
+            for position, ((plugin, tag), series) in enumerate(self._series.items()):
+                saved = series.state()
+                if saved is None:
+                    return None
+                meta, columns = saved
+                tags.append([plugin.value, tag, meta])
+                arrays.update({f"r{position}.{name}": column for name, column in columns.items()})
+            full_meta, full_arrays = self.full_scalars.state()
+        arrays.update({f"full.{name}": column for name, column in full_arrays.items()})
+        evicted = [[plugin.value, tag] for plugin, tag in self._evicted]
+        return {"tags": tags, "evicted": evicted, "full": full_meta}, arrays
+
+    def restore(self, meta: dict, arrays: dict) -> None:
+        """Take what ``state()`` gave (raises KeyError/ValueError/TypeError when it does not fit)."""
+        with self.lock:
+            for position, (plugin, tag, series_meta) in enumerate(meta["tags"]):
+                series = self._admit(PluginName(plugin), str(tag))
+                if series is None:
+                    raise ValueError(f"tag {tag!r} cannot be admitted")
+                prefix = f"r{position}."
+                series.restore(series_meta, {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)})
+                self._bytes[PluginName(plugin)] += series.nbytes
+            for plugin, tag in meta["evicted"]:
+                self._evicted[(PluginName(plugin), str(tag))] = None
+            full = {k[len("full.") :]: v for k, v in arrays.items() if k.startswith("full.")}
+            self.full_scalars.restore(meta["full"], full)
+            self.version += 1
+
     def payload_bytes(self, plugin: PluginName) -> int:
         """Payload bytes held by the tags of ``plugin`` (kinds bounded in bytes; else 0)."""
         with self.lock:

@@ -130,6 +130,98 @@ class JobLoader:
         self.corrupt_records = 0
         self._reset_state()
 
+    # -- saving and resuming ----------------------------------------------------------
+
+    def state(self) -> tuple[dict, dict] | None:
+        """``(meta, arrays)``: where reading stands and what was derived, for ``restore`` in a
+        later process; None when that cannot be resumed exactly (kinds holding more than plain
+        numbers, files read whole, unreadable files, a reader inside a damaged stretch)."""
+        files = job_files(self.job_dir, self.root)
+        if files is None or self._unreadable or self._newest_file_mtime:
+            return None
+        if any(name not in files for name in self._seen_files):
+            return None  # something vanished: the next load resets anyway
+        series_states = []
+        for series in self._series:
+            reader = None
+            if series.current is not None:
+                reader = series.reader.state()
+                if reader is None:
+                    return None
+            decoder = getattr(series.decode, "__self__", None)
+            series_states.append(
+                {
+                    "current": series.current,
+                    "waiting": series.waiting,
+                    "reader": reader,
+                    "decoder": decoder.state() if decoder is not None else None,
+                }
+            )
+        data = self.data.state()
+        if data is None:
+            return None
+        data_meta, arrays = data
+        meta = {
+            "files": {name: _identity(files[name]) for name in sorted(self._seen_files)},
+            "finished": {name: list(mark) for name, mark in self._finished.items()},
+            "series": series_states,
+            "corrupt": self.corrupt_records,
+            "data": data_meta,
+        }
+        return meta, arrays
+
+    def restore(self, meta: dict, arrays: dict, files: dict[str, JobFile]) -> bool:
+        """Resume from a ``state()`` when every file it read is still there, unchanged or only
+        grown (``files``: the job's listing now); False leaves the loader as it was (read from
+        scratch). A grown file's new bytes are read by the next ``load``, after the reader's own
+        check that the bytes before its offset are still the ones read."""
+        try:
+            if not self._still_valid(meta, files):
+                return False
+            data = JobData()
+            data.restore(meta["data"], arrays)
+            series_list = event_file_series()
+            for series, saved in zip(series_list, meta["series"], strict=True):
+                decoder = getattr(series.decode, "__self__", None)
+                if saved["decoder"] is not None and decoder is not None:
+                    decoder.restore(saved["decoder"])
+                if saved["current"] is None:
+                    continue
+                series.current = str(saved["current"])
+                series.waiting = tuple(saved["waiting"]) if saved["waiting"] is not None else None
+                series.reader = RecordReader(files[series.current].path, verify_crc=self.verify_crc, root=self.root)
+                series.reader.restore(saved["reader"])
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as error:
+            logger.warning("the saved state of %s does not fit (%s); reading it from its files", self.job_dir, error)
+            return False
+        self.reset()
+        self.data = data
+        self._series = series_list
+        self._seen_files = set(meta["files"])
+        self._finished = {name: tuple(mark) for name, mark in meta["finished"].items()}
+        self.corrupt_records = int(meta["corrupt"])
+        return True
+
+    @staticmethod
+    def _still_valid(meta: dict, files: dict[str, JobFile]) -> bool:
+        """Every recorded file listed with the same identity and size; the file being read of a
+        series may have grown (same inode, at least as long, and unchanged if just as long)."""
+        currents = {s["current"]: s["reader"] for s in meta["series"] if s["current"] is not None}
+        for name, recorded in meta["files"].items():
+            file = files.get(name)
+            if file is None:
+                return False
+            if name not in currents:
+                if _identity(file) != recorded:
+                    return False
+                continue
+            reader = currents[name]
+            if file.inode != reader["inode"] or file.size < reader["offset"]:
+                return False
+            if file.size == recorded[0] and _identity(file) != recorded:
+                return False
+        return True
+
     # -- one pass ---------------------------------------------------------------------
 
     def load(self, max_bytes: int = limits.READ_CHUNK_BYTES) -> LoadResult:
@@ -300,6 +392,11 @@ class JobLoader:
         self._unreadable.pop(name, None)
         if self._logged_unreadable.pop(name, None) is not None:
             logger.info("%s of %s can be read again", name, self.job_dir)
+
+
+def _identity(file: JobFile) -> list:
+    """Size and identity of a listed file: inode and mtime locally, ETag and mtime on a store."""
+    return [file.size, file.mtime_ns, file.inode, file.etag]
 
 
 def _listed_state(file: JobFile) -> tuple:

@@ -243,6 +243,36 @@ class Reservoir:
         if kept_before:
             self._offered_to_body = int(self._offered_to_body * kept_after / kept_before)
 
+    # -- saving -----------------------------------------------------------------------
+
+    def state(self) -> tuple[dict, dict] | None:
+        """``(meta, arrays)`` that ``restore`` turns back into this very reservoir, thinning
+        included; None for payloads that are not plain numbers (object columns)."""
+        if any(np.dtype(dtype) == object for dtype in self._dtypes.values()):
+            return None
+        arrays = {
+            f"{part}.{name}": columns[name].copy()
+            for part, columns in (("body", self._body), ("latest", self._latest))
+            for name in columns
+        }
+        return {"offered": self._offered_to_body, "rng": self._rng.bit_generator.state}, arrays
+
+    def restore(self, meta: dict, arrays: dict) -> None:
+        """Take the samples and thinning state of ``state()`` (raises KeyError/ValueError when
+        they do not fit this reservoir's columns)."""
+        parts = {}
+        for part in ("body", "latest"):
+            columns = {name: np.array(arrays[f"{part}.{name}"], dtype=dtype) for name, dtype in self._dtypes.items()}
+            if len({column.size for column in columns.values()}) != 1:
+                raise ValueError("columns of unequal length")
+            parts[part] = columns
+        if parts["latest"]["step"].size > 1 or (self.capacity and parts["body"]["step"].size >= self.capacity):
+            raise ValueError("more samples than the reservoir holds")
+        self._body, self._latest = parts["body"], parts["latest"]
+        self._offered_to_body = int(meta["offered"])
+        self._rng.bit_generator.state = meta["rng"]
+        self._sorted_cache = None
+
     # -- reading ----------------------------------------------------------------------
 
     def __len__(self) -> int:

@@ -47,6 +47,14 @@ class TensorBoardDecoder:
         self._plugins: dict[str, str] = {}  # tag -> plugin name from its metadata
         self._session = 0  # file_version and SessionLog START events read so far
 
+    def state(self) -> dict:
+        """What the decoder remembers between chunks, to resume in another process."""
+        return {"plugins": dict(self._plugins), "session": self._session}
+
+    def restore(self, state: dict) -> None:
+        self._plugins = {str(tag): str(plugin) for tag, plugin in state["plugins"].items()}
+        self._session = int(state["session"])
+
     def decode_segments(self, segments, fast: bool = True) -> DecodedBatch:
         """Decode the records of ``segments`` (``records.Segment``) into finished columns.
 

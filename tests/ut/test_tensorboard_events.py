@@ -176,6 +176,10 @@ def test_rotated_files_are_read_in_name_order(tmp_path):
     for index, suffix in enumerate((".2", ".1", ".3")):  # written out of name order
         with SummaryWriter(str(tmp_path), filename_suffix=suffix) as writer:
             writer.add_scalar("loss", float(index), int(suffix[1:]))
+    # One creation second in every name (a slow machine may cross a second between the writers),
+    # so the names differ only in their suffix.
+    for path in list(tmp_path.iterdir()):
+        path.rename(tmp_path / f"events.out.tfevents.1700000000.host{path.name[-2:]}")
     names = naming.sort_tfevents_files(p.name for p in tmp_path.iterdir())
     assert [name[-2:] for name in names] == [".1", ".2", ".3"]
     assert scalars(load(tmp_path), "loss") == [[1, 1.0], [2, 0.0], [3, 2.0]]

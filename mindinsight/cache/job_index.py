@@ -1,0 +1,258 @@
+"""The persistent index: what loading a job derived, kept in SQLite in the workspace so a
+restarted server serves at once instead of reading every log again.
+
+Per job one row of meta data (JSON: the loader's files, offsets and tail bytes, tag lists,
+reservoir thinning state) and its numeric columns as raw numpy bytes (the 1,000-point
+reservoirs and every full-fidelity scalar point). What a job holds is produced and taken back by
+``JobLoader.state`` / ``JobLoader.restore``; this module only stores it.
+
+* Written by one background thread (``submit``), each job in one transaction: a server killed
+  mid-write leaves the previous entry (SQLite's atomic commit). A job is written again at the
+  earliest ``limits.INDEX_MIN_WRITE_INTERVAL_SECONDS`` after its last write, and never sooner
+  than ``limits.INDEX_WRITE_COST_FACTOR`` times that write's duration: writing takes a bounded
+  share of the time however large a job grows.
+* Bounded: the entries together hold at most ``limits.INDEX_MAX_BYTES`` of columns; past it the
+  least recently written entries go (SQLite reuses their pages).
+* Never trusted blindly: a file that is not our database, of another schema version, or an entry
+  that does not decode is dropped and the job read from its logs; nothing here raises.
+* Only the workspace is written, never the log directory.
+"""
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import queue
+import sqlite3
+import threading
+import time
+
+import numpy as np
+
+from mindinsight.conf import limits
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+_APPLICATION_ID = 0x4D49_4958  # "MIIX": tells our index from any other SQLite file
+_DTYPES = {"int64": np.int64, "float64": np.float64, "float32": np.float32, "uint32": np.uint32}
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    train_id TEXT PRIMARY KEY, job_dir TEXT NOT NULL, meta TEXT NOT NULL,
+    bytes INTEGER NOT NULL, written REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS columns (
+    train_id TEXT NOT NULL, name TEXT NOT NULL, dtype TEXT NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (train_id, name));
+"""
+
+
+def index_path(workspace: str, summary_base_dir: str) -> str:
+    """Where the index of ``summary_base_dir`` lives: one file per base dir in the workspace."""
+    digest = hashlib.sha256(summary_base_dir.encode()).hexdigest()[:16]
+    return os.path.join(workspace, "index", f"{digest}.sqlite")
+
+
+class JobIndex:
+    """The index file of one base dir, with its writing thread."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._queue: queue.Queue = queue.Queue()
+        self._pending: dict[str, tuple] = {}  # train_id -> newest submitted entry not yet written
+        self._pending_lock = threading.Lock()
+        self._next_write: dict[str, float] = {}  # train_id -> earliest time of its next write
+        self._thread: threading.Thread | None = None
+        self.usable = self._open()
+
+    # -- opening ------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, timeout=limits.INDEX_BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        return connection
+
+    @contextlib.contextmanager
+    def _session(self):
+        """A connection for one transaction, closed after it (sqlite3's own ``with`` only
+        commits: an open connection keeps the write-ahead log from being folded back)."""
+        connection = self._connect()
+        try:
+            with connection:
+                yield connection
+        finally:
+            connection.close()
+
+    def _open(self) -> bool:
+        """Make sure the file is our index of this version: anything else is replaced."""
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        except OSError as error:
+            logger.warning("no persistent index (%s): every restart reads the logs again", error)
+            return False
+        for attempt in (1, 2):
+            try:
+                with self._session() as connection:
+                    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+                    version = connection.execute("PRAGMA user_version").fetchone()[0]
+                    tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                    if tables and (application_id, version) != (_APPLICATION_ID, SCHEMA_VERSION):
+                        raise sqlite3.DatabaseError(f"foreign index (id {application_id}, version {version})")
+                    if connection.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                        raise sqlite3.DatabaseError("damaged index")
+                    connection.executescript(_SCHEMA)
+                    connection.execute(f"PRAGMA application_id={_APPLICATION_ID}")
+                    connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                return True
+            except (sqlite3.Error, OSError) as error:
+                if attempt == 2:
+                    logger.warning("no persistent index (%s): every restart reads the logs again", error)
+                    return False
+                logger.warning("the index %s cannot be used (%s); building it again from the logs", self.path, error)
+                self._remove_files()
+        return False
+
+    def _remove_files(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.remove(self.path + suffix)
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                logger.warning("cannot remove %s: %s", self.path + suffix, error)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def read(self, train_id: str, job_dir: str) -> tuple[dict, dict] | None:
+        """``(meta, arrays)`` saved for the job, or None (none, another dir, or it does not decode)."""
+        if not self.usable:
+            return None
+        try:
+            with self._session() as connection:
+                row = connection.execute("SELECT job_dir, meta FROM jobs WHERE train_id=?", (train_id,)).fetchone()
+                if row is None or row[0] != job_dir:
+                    return None
+                meta = json.loads(row[1])
+                arrays = {}
+                for name, dtype, data in connection.execute(
+                    "SELECT name, dtype, data FROM columns WHERE train_id=?", (train_id,)
+                ):
+                    # An owned copy, each blob let go at once: the heap never holds the entry twice
+                    # (the restored job then keeps these very arrays, see JobScalars.restore).
+                    arrays[name] = np.frombuffer(data, dtype=_DTYPES[dtype]).copy()
+                    del data
+            if not isinstance(meta, dict):
+                raise ValueError("meta data is not an object")
+            return meta, arrays
+        except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
+            logger.warning("the index entry of %s does not decode (%s); reading its logs", train_id, error)
+            self.forget(train_id)
+            return None
+
+    def forget(self, train_id: str) -> None:
+        """Drop a job's entry (it did not fit, or the job is read from scratch)."""
+        if not self.usable:
+            return
+        try:
+            with self._session() as connection:
+                connection.execute("DELETE FROM columns WHERE train_id=?", (train_id,))
+                connection.execute("DELETE FROM jobs WHERE train_id=?", (train_id,))
+        except sqlite3.Error as error:
+            logger.warning("cannot drop the index entry of %s: %s", train_id, error)
+
+    # -- writing ------------------------------------------------------------------------
+
+    def due(self, train_id: str) -> bool:
+        """Whether a new entry of the job would be written now (not too soon after the last)."""
+        return self.usable and time.monotonic() >= self._next_write.get(train_id, 0.0)
+
+    def submit(self, train_id: str, job_dir: str, meta: dict, arrays: dict) -> None:
+        """Write the job's entry in the background (a newer one submitted meanwhile wins).
+        Array values may be lists of chunks (concatenated by the writing thread)."""
+        if not self.usable:
+            return
+        self._next_write[train_id] = float("inf")  # until this one is written
+        with self._pending_lock:
+            queued = train_id in self._pending
+            self._pending[train_id] = (job_dir, meta, arrays)
+        if not queued:
+            self._queue.put(train_id)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="mindinsight-index", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            train_id = self._queue.get()
+            with self._pending_lock:
+                entry = self._pending.pop(train_id, None)
+            if entry is None:
+                continue
+            started = time.monotonic()
+            try:
+                self._write(train_id, *entry)
+            except Exception:  # the writer must survive a full disk or a bug in one entry
+                logger.exception("cannot write the index entry of %s", train_id)
+            spent = time.monotonic() - started
+            self._next_write[train_id] = time.monotonic() + max(
+                limits.INDEX_MIN_WRITE_INTERVAL_SECONDS, limits.INDEX_WRITE_COST_FACTOR * spent
+            )
+
+    def _write(self, train_id: str, job_dir: str, meta: dict, arrays: dict) -> None:
+        chunks = {name: value if isinstance(value, list) else [value] for name, value in arrays.items()}
+        size = sum(np.asarray(chunk).nbytes for value in chunks.values() for chunk in value)
+        if size > limits.INDEX_MAX_BYTES:
+            logger.info("%s holds more than the index keeps (%d bytes); it is read from its logs", train_id, size)
+            self.forget(train_id)
+            return
+        connection = self._connect()
+        try:
+            with connection:  # one transaction: the previous entry stays until this one is whole
+                connection.execute("DELETE FROM columns WHERE train_id=?", (train_id,))
+                for name, value in chunks.items():
+                    self._write_column(connection, train_id, name, [np.asarray(chunk) for chunk in value])
+                connection.execute(
+                    "INSERT OR REPLACE INTO jobs VALUES (?, ?, ?, ?, ?)",
+                    (train_id, job_dir, json.dumps(meta), size, time.time()),
+                )
+                self._fit_bound(connection, train_id)
+        finally:
+            connection.close()
+
+    @staticmethod
+    def _write_column(connection: sqlite3.Connection, train_id: str, name: str, chunks: list) -> None:
+        """One column, chunk by chunk into its blob: no copy of the whole column is ever made."""
+        dtypes = {chunk.dtype.name for chunk in chunks} or {"int64"}
+        if len(dtypes) != 1 or not dtypes <= set(_DTYPES):
+            raise TypeError(f"column {name} of {sorted(dtypes)} cannot be indexed")
+        size = sum(chunk.nbytes for chunk in chunks)
+        rowid = connection.execute(
+            "INSERT INTO columns VALUES (?, ?, ?, zeroblob(?))", (train_id, name, dtypes.pop(), size)
+        ).lastrowid
+        if size:
+            with connection.blobopen("columns", "data", rowid) as blob:
+                for chunk in chunks:
+                    blob.write(memoryview(np.ascontiguousarray(chunk).reshape(-1)).cast("B"))
+
+    @staticmethod
+    def _fit_bound(connection: sqlite3.Connection, keep: str) -> None:
+        """Drop the least recently written entries (never ``keep``) while over the bound."""
+        rows = connection.execute("SELECT train_id, bytes FROM jobs ORDER BY written DESC").fetchall()
+        total = 0
+        for train_id, size in rows:
+            total += size
+            if total > limits.INDEX_MAX_BYTES and train_id != keep:
+                connection.execute("DELETE FROM columns WHERE train_id=?", (train_id,))
+                connection.execute("DELETE FROM jobs WHERE train_id=?", (train_id,))
+                total -= size
+
+    def wait_written(self, timeout: float = 30.0) -> bool:
+        """Block until every submitted entry is written (tests and tools)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._pending_lock:
+                idle = not self._pending and not any(t == float("inf") for t in self._next_write.values())
+            if idle:
+                return True
+            time.sleep(0.01)
+        return False
