@@ -20,6 +20,7 @@ demand, so ``FaultProxy`` (tests/helpers/fault_proxy.py) sits in front of it for
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,6 +34,7 @@ import requests
 from tests.helpers.server import free_port
 
 # Any key works against moto unless it enforces IAM (``auth_after`` below); these are the test's.
+_SPACE = re.compile(r"\s*")
 CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
@@ -96,7 +98,15 @@ class Recording:
         path = self._server.recording_path
         if not path.exists():
             return []
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        # Moto's threads append entries to one file, not always one per line: read them one after
+        # the other whatever lies between.
+        text, decoder, entries = path.read_text(), json.JSONDecoder(), []
+        at = _SPACE.match(text).end()
+        while at < len(text):
+            entry, at = decoder.raw_decode(text, at)
+            entries.append(entry)
+            at = _SPACE.match(text, at).end()
+        return entries
 
     def counts(self) -> RequestCounts:
         counts = RequestCounts()
