@@ -4,11 +4,12 @@ import { post, put } from './http.js'
 
 /**
  * Every job's lineage of one kind (`model` or `dataset`): `{object: [...], count, customized}`;
- * with `query` (the query language over runs) only the jobs it matches.
+ * with `query` (the query language over runs) only the jobs it matches; with `pageKeys` (the
+ * original's limit, offset, sorted_name, sorted_type) one page of them, `count` counting them all.
  * @returns {Promise<import('./answers').SearchLineagesAnswer>}
  */
-export function searchLineages(lineageType, query = '', options) {
-  const body = { lineage_type: { in: [lineageType] } }
+export function searchLineages(lineageType, query = '', options, pageKeys = null) {
+  const body = { lineage_type: { in: [lineageType] }, ...pageKeys }
   if (query) body.query = query
   return post('lineagemgr/lineages', body, undefined, options)
 }

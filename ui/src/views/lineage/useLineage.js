@@ -4,8 +4,13 @@ import { searchLineages, updateLineageInfo } from '@/api/lineage.js'
 import { useRead } from '@/composables/read.js'
 import { lineageRows } from '@/lib/lineageColumns.js'
 
+// The most runs the page holds whole (the original's largest page): the chart draws them, and
+// when the query matches more the table asks the server for one page at a time.
+export const CHART_RUNS = 100
+
 /**
- * Every job's lineage of one kind (`model` or `dataset`), re-read on each refresh. The rows keep
+ * The lineage of one kind (`model` or `dataset`) of the CHART_RUNS most recently updated jobs the
+ * query matches, re-read on each refresh; `count` is how many it matches in all. The rows keep
  * their identity while the answer is unchanged, so a refresh does not reset the user's brushing.
  * `save(row, {tag, remark})` stores an edit on the server, then in the row. `addedInfoNotice` says
  * why the stored tags and remarks may be missing or cannot be edited (null when all is well).
@@ -19,14 +24,20 @@ export function useLineage(lineageType) {
     loaded,
     error,
     read: load,
-  } = useRead(() => searchLineages(lineageType, query()), { key: () => `q=${query()}`, refresh: true, keepEqual: true })
+  } = useRead(() => searchLineages(lineageType, query(), undefined, { limit: CHART_RUNS, offset: 0 }), {
+    key: () => `q=${query()}`,
+    refresh: true,
+    keepEqual: true,
+  })
   const rows = shallowRef([])
   const customized = shallowRef({})
+  const count = shallowRef(0)
   // Why tags and remarks may be missing or refused (the answer's added_info_notice), else null.
   const addedInfoNotice = shallowRef(null)
   watch(answer, (body) => {
     rows.value = lineageRows(body, lineageType)
     customized.value = body?.customized || {}
+    count.value = body?.count ?? rows.value.length
     addedInfoNotice.value = body?.added_info_notice || null
   })
 
@@ -43,5 +54,16 @@ export function useLineage(lineageType) {
     rows.value = rows.value.map((item) => (item.id === row.id ? { ...item, added } : item))
   }
 
-  return { rows, customized, loaded, error, addedInfoNotice, reload: load, save }
+  /**
+   * One page of the table when the query matches more than CHART_RUNS: `{rows, count}`; `offset`
+   * is a page index (the original's), sorted first by `sortedName` when given.
+   */
+  async function readPage({ limit, offset, sortedName = '', sortedType = '' }) {
+    const keys = { limit, offset }
+    if (sortedName) Object.assign(keys, { sorted_name: sortedName, sorted_type: sortedType || 'ascending' })
+    const body = await searchLineages(lineageType, query(), undefined, keys)
+    return { rows: lineageRows(body, lineageType), count: body?.count ?? 0 }
+  }
+
+  return { rows, count, customized, loaded, error, addedInfoNotice, reload: load, save, readPage }
 }
