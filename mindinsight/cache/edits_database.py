@@ -24,8 +24,6 @@ import os
 import threading
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, Text, create_engine, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
@@ -145,6 +143,10 @@ class EditsDatabase:
             try:
                 if self.url.get_backend_name() == "sqlite" and self.url.database:
                     os.makedirs(os.path.dirname(self.url.database), exist_ok=True)
+                # Alembic is imported here, in the lineage thread, not while the app starts (0.2 s).
+                from alembic import command
+                from alembic.config import Config
+
                 with self._engine.begin() as connection:
                     config = Config()
                     config.set_main_option("script_location", str(MIGRATIONS))
