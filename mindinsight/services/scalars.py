@@ -43,8 +43,29 @@ def scalar_metadata(provider: DataProvider, train_id: str, tag: str) -> Derived:
     return answer
 
 
-def scalars_comparison(provider: DataProvider, train_ids: list[str], tags: list[str]) -> dict:
-    """Series for every (job, tag) pair that exists; missing jobs or tags are skipped."""
+def scalar_columns(samples: dict) -> dict:
+    """``{steps, values, wall_times}`` of the points ``scalar_points`` gives, as columns (a far
+    smaller answer for many series); a NaN/Inf value is null and ``non_finite`` maps its index
+    (as text) to which it was."""
+    values = samples["value"].astype(np.float64)
+    columns = {
+        "steps": samples["step"].tolist(),
+        "values": values.tolist(),
+        "wall_times": samples["wall_time"].tolist(),
+    }
+    finite = np.isfinite(values)
+    if not finite.all():
+        column = columns["values"]
+        columns["non_finite"] = {}
+        for index in np.flatnonzero(~finite).tolist():
+            columns["non_finite"][str(index)] = _non_finite_name(column[index])
+            column[index] = None
+    return columns
+
+
+def scalars_comparison(provider: DataProvider, train_ids: list[str], tags: list[str], compact: bool = False) -> dict:
+    """Series for every (job, tag) pair that exists; missing jobs or tags are skipped. ``compact``:
+    each series as columns (``scalar_columns``) instead of the original's point objects."""
     result = []
     for train_id in train_ids:
         data = provider.job_data(train_id) if provider.job_brief(train_id) else None
@@ -53,5 +74,6 @@ def scalars_comparison(provider: DataProvider, train_ids: list[str], tags: list[
         for tag in tags:
             samples = provider.read_samples(data, PluginName.SCALAR, tag)
             if samples is not None:
-                result.append({"train_id": train_id, "tag": tag, "values": scalar_points(samples)})
+                series = scalar_columns(samples) if compact else {"values": scalar_points(samples)}
+                result.append({"train_id": train_id, "tag": tag, **series})
     return {"scalars": result}

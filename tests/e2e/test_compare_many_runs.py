@@ -4,7 +4,7 @@ runs grouped by a regular expression on their names and by a hyper-parameter (Te
 sessions), each group drawn as its mean or median with a band; the grouping kept in the URL."""
 
 import math
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -19,6 +19,7 @@ from tests.helpers.run_sweep import (
     write_sweep,
 )
 from tests.helpers.server import running_server
+from tests.st.conftest import wait_for
 
 WAIT = 60_000
 SURFACES = {"light": "#ffffff", "dark": "#2a2a2b"}
@@ -105,6 +106,35 @@ def test_a_hundred_runs_in_one_chart_each_keeping_its_colour(new_page, sweep_ser
     wait_chart(page, "scalar-chart", SWEEP_TAG, f"{RUN_LINES}.length === 99")
     after = dict(chart_value(page, "scalar-chart", SWEEP_TAG, f"{RUN_LINES}.map(s => [s.name, s.lineStyle.color])"))
     assert after == {run: colours[run] for run in runs[1:]}
+
+
+def test_opening_a_hundred_runs_sends_one_tags_request_not_a_hundred(page, sweep_server):
+    """The 100 runs' tags come with the train-jobs list; one train-job-caches request marks them
+    all as used (no `plugins` request per run), and their series come in one compact answer."""
+    ids = sweep_server.ids
+    sweep_server.post("/datavisual/train-job-caches", json={"train_ids": ids}).raise_for_status()
+
+    def all_read():
+        jobs = sweep_server.get("/datavisual/train-jobs", params={"limit": 200}).json()["train_jobs"]
+        return {job["train_id"] for job in jobs if job["cache_status"] == "CACHED"} >= set(ids)
+
+    wait_for(all_read, timeout=120, interval=0.5)
+    page.add_init_script("localStorage.setItem('isTimeReload', 'false')")  # no refresh mid-count
+    sent = []
+    page.on("request", lambda request: "/datavisual/" in request.url and sent.append(request))
+    page.goto(compare_url(sweep_server, sweep_server.ids))
+    wait_chart(page, "scalar-chart", SWEEP_TAG, f"{RUN_LINES}.length === 100")
+    paths = [urlsplit(request.url).path.rsplit("/datavisual/", 1)[1] for request in sent]
+    # The list of the newest 100 jobs (the server holds 106), and one query for the named runs
+    # it lacks: never one train-jobs request per run.
+    lists = [parse_qs(urlsplit(request.url).query) for request in sent if "/datavisual/train-jobs?" in request.url]
+    assert len(lists) == 2 and not any("train_id" in query for query in lists), lists
+    assert "plugins" not in paths, paths
+    touched = [request.post_data_json["train_ids"] for request in sent if request.url.endswith("/train-job-caches")]
+    assert len(touched) == 1 and sorted(touched[0]) == sorted(sweep_server.ids), paths
+    scalars = [parse_qs(urlsplit(request.url).query) for request in sent if "/datavisual/scalars?" in request.url]
+    assert len(scalars) == 1 and scalars[0]["compact"] == ["true"], paths
+    assert sorted(scalars[0]["train_id"]) == sorted(sweep_server.ids)
 
 
 def group_curves(page, tag: str) -> dict:

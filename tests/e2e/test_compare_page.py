@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_dashboard import hash_route
+from tests.st.conftest import wait_for
 
 WAIT = 20_000
 LOSS = "loss/auto/scalar"
@@ -136,24 +137,37 @@ def test_parameter_details_show_the_job_lineage(page, server):
     ).to_have_count(0)
 
 
+def cache_statuses(server, train_ids):
+    jobs = server.get("/datavisual/train-jobs", params={"limit": 100}).json()["train_jobs"]
+    return [next((job["cache_status"] for job in jobs if job["train_id"] == run), None) for run in train_ids]
+
+
 def test_opening_the_page_sends_each_request_once(page, server):
-    """Opening the page lists the trainings once, reads each chosen training's tags once, the
-    shown charts' scalars once (before the fix every one of them went out twice) and each drawn
-    line's buckets once."""
+    """Opening the page lists the trainings once (their tags come with the list), marks the
+    chosen ones as used in one request (not one `plugins` each), asks the shown charts' scalars
+    once, compact (before the fix every one of them went out twice) and each drawn line's
+    buckets once."""
+    chosen = ["./b_summary_ops", "./run1", "./run2", "./run3"]
+    server.post("/datavisual/train-job-caches", json={"train_ids": chosen}).raise_for_status()
+    wait_for(lambda: all(status == "CACHED" for status in cache_statuses(server, chosen)))
     page.add_init_script("localStorage.setItem('isTimeReload', 'false')")  # no auto refresh mid-count
     sent = []
-    page.on("request", lambda request: "/datavisual/" in request.url and sent.append(urlsplit(request.url)))
+    page.on("request", lambda request: "/datavisual/" in request.url and sent.append(request))
     page.goto(f"{server.url}/#/compare-analysis/scalar")
     loss_chart(page)
     page.wait_for_timeout(1500)  # anything late (a second round) would go out within this time
-    paths = [url.path.rsplit("/datavisual/", 1)[1] for url in sent]
+    urls = [urlsplit(request.url) for request in sent]
+    paths = [url.path.rsplit("/datavisual/", 1)[1] for url in urls]
     assert paths.count("train-jobs") == 1, paths
-    plugins = [parse_qs(url.query)["train_id"][0] for url in sent if url.path.endswith("/plugins")]
-    assert sorted(plugins) == ["./b_summary_ops", "./run1", "./run2", "./run3"], plugins
-    assert paths.count("scalars") == 1, paths
-    assert set(paths) == {"train-jobs", "plugins", "scalars", "scalar/buckets"}, paths
+    assert paths.count("train-job-caches") == 1, paths
+    touched = next(request for request in sent if request.url.endswith("/train-job-caches"))
+    assert sorted(touched.post_data_json["train_ids"]) == chosen
+    scalars = [parse_qs(url.query) for url in urls if url.path.endswith("/datavisual/scalars")]
+    assert len(scalars) == 1, paths
+    assert scalars[0]["compact"] == ["true"] and sorted(scalars[0]["train_id"]) == chosen
+    assert set(paths) == {"train-jobs", "train-job-caches", "scalars", "scalar/buckets"}, paths
     # Then every point of each drawn line (its min/max buckets), asked once per line.
-    queries = [parse_qs(url.query) for url in sent if url.path.endswith("/scalar/buckets")]
+    queries = [parse_qs(url.query) for url in urls if url.path.endswith("/scalar/buckets")]
     buckets = [(query["train_id"][0], query["tag"][0]) for query in queries]
     assert len(buckets) == len(set(buckets)), buckets
     assert {("./run1", LOSS), ("./run2", LOSS), ("./run3", LOSS)} <= set(buckets)

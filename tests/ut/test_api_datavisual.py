@@ -160,6 +160,26 @@ def test_scalars_comparison(client):
         assert client.get(f"{API}/scalars{query}").get_json() == {"scalars": []}
 
 
+def test_scalars_comparison_compact_gives_the_same_points_as_columns(client):
+    """``compact=true`` (ours, for the comparison page): each series as columns of the very points
+    the original's answer gives; without it the answer is the original's."""
+    run1, tag = "./run1_momentum_lr0.01_bs32", "loss/auto/scalar"
+    wanted = f"train_id={run1}&train_id=./b_summary_ops&tag={tag}&tag=nan_inf_scalar/scalar"
+    full = client.get(f"{API}/scalars?{wanted}").get_json()["scalars"]
+    compact = client.get(f"{API}/scalars?{wanted}&compact=true").get_json()["scalars"]
+    assert client.get(f"{API}/scalars?{wanted}&compact=false").get_json()["scalars"] == full
+    assert [(s["train_id"], s["tag"]) for s in compact] == [(s["train_id"], s["tag"]) for s in full]
+    for columns, points in zip(compact, full):
+        assert "values" in points and "steps" not in points
+        assert columns["steps"] == [p["step"] for p in points["values"]]
+        assert columns["values"] == [p["value"] for p in points["values"]]
+        assert columns["wall_times"] == [p["wall_time"] for p in points["values"]]
+        named = {str(i): p["non_finite"] for i, p in enumerate(points["values"]) if "non_finite" in p}
+        assert columns.get("non_finite", {}) == named
+    assert compact[1]["non_finite"] == {"149": "NaN", "150": "Infinity"}
+    assert error_of(client.get(f"{API}/scalars?{wanted}&compact=yes")) == (400, "50540002")
+
+
 def test_train_job_caches(client):
     body = client.post(f"{API}/train-job-caches", json={"train_ids": ["./b_summary_ops", "./nope", "../x"]}).get_json()
     assert body == {"cache_result": [{"train_id": "./b_summary_ops", "cache_status": "CACHED"}]}

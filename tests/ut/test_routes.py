@@ -175,3 +175,14 @@ def test_bad_values_answer_documented_codes(client, route):
             response = send(client, route, params)
             if response.status_code != 200:
                 assert_json_error(response, documented_codes(route))
+
+
+def test_compact_scalars_answer_has_the_declared_shape(client, document):
+    """``compact=true`` answers columns, which the declared shape of datavisual/scalars holds."""
+    route = next(route for route in ROUTES if route.rule == "/datavisual/scalars")
+    query = "train_id=./b_summary_ops&tag=nan_inf_scalar/scalar&compact=true"
+    answer = client.get(f"{API_PREFIX}/datavisual/scalars?{query}").get_json()
+    assert answer["scalars"][0]["non_finite"]
+    validator = declared_answer(document, route)
+    assert not list(validator.iter_errors(answer))
+    assert not validator.is_valid({"scalars": [{**answer["scalars"][0], "steps": ["1"]}]})

@@ -2,8 +2,8 @@
 
 from mindinsight.backend.api.args import ComparedJobsArgs, TagArgs
 from mindinsight.backend.api.routing import Topic
-from mindinsight.backend.api.shapes import INTEGER, NUMBER, STRING, array, enum, named, nullable, obj
-from mindinsight.backend.params import IntParam, TextList
+from mindinsight.backend.api.shapes import INTEGER, NUMBER, STRING, array, enum, map_of, named, nullable, obj, one_of
+from mindinsight.backend.params import BoolText, IntParam, TextList
 from mindinsight.backend.view_marks import REUSABLE, REUSABLE_POOLED
 from mindinsight.conf.limits import (
     MAX_COMPARED_SCALAR_JOBS,
@@ -38,6 +38,26 @@ SCALAR_POINT = named(
 class CompareArgs(ComparedJobsArgs):
     train_id = TextList(max_distinct=MAX_COMPARED_SCALAR_JOBS, load_default=list)
     tag = TextList(max_distinct=MAX_COMPARED_SCALAR_TAGS, load_default=list)
+    compact = BoolText(load_default=False)  # ours: columns instead of one object per point
+
+
+# The original's series: one object per point.
+POINT_SERIES = named("ScalarSeries", obj({"train_id": STRING, "tag": STRING, "values": array(SCALAR_POINT)}))
+# ``compact=true``: the same points as columns; a NaN/Inf value is null and ``non_finite`` maps
+# its index (as text) to which it was.
+COLUMN_SERIES = named(
+    "ScalarColumns",
+    obj(
+        {
+            "train_id": STRING,
+            "tag": STRING,
+            "steps": array(INTEGER),
+            "values": array(nullable(NUMBER)),
+            "wall_times": array(NUMBER),
+        },
+        {"non_finite": map_of(enum("NaN", "Infinity", "-Infinity"))},
+    ),
+)
 
 
 @TOPIC.get(
@@ -59,16 +79,17 @@ def scalar_metadata(provider, train_id, tag):
     args=CompareArgs(),
     errors=(ParamValueError,),
     example={"train_id": ["./b_summary_ops"], "tag": ["loss_op/scalar"]},
-    answer=obj({"scalars": array(obj({"train_id": STRING, "tag": STRING, "values": array(SCALAR_POINT)}))}),
+    answer=obj({"scalars": array(one_of(POINT_SERIES, COLUMN_SERIES))}),
 )
-def scalars_comparison(provider, train_id, tag):
-    """Series of every (job, tag) pair that exists; unknown jobs or tags are left out."""
+def scalars_comparison(provider, train_id, tag, compact):
+    """Series of every (job, tag) pair that exists; unknown jobs or tags are left out.
+    ``compact=true`` gives each series as columns (steps, values, wall times)."""
     if len(train_id) * len(tag) > MAX_COMPARED_SCALAR_SERIES:
         raise ParamValueError(
             f"'train_id' x 'tag' may make at most {MAX_COMPARED_SCALAR_SERIES} series, "
             f"got {len(train_id)} x {len(tag)}."
         )
-    return scalars.scalars_comparison(provider, train_id, tag)
+    return scalars.scalars_comparison(provider, train_id, tag, compact=compact)
 
 
 _INT64 = {"minimum": -(2**63), "maximum": 2**63 - 1}

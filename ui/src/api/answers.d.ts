@@ -90,11 +90,22 @@ export interface ScalarPoint {
 
 /** GET /v1/mindinsight/datavisual/scalars: Series of every (job, tag) pair that exists; unknown jobs or tags are left out. */
 export interface ScalarsComparisonAnswer {
-  scalars: {
-    train_id: string
-    tag: string
-    values: ScalarPoint[]
-  }[]
+  scalars: (ScalarSeries | ScalarColumns)[]
+}
+
+export interface ScalarSeries {
+  train_id: string
+  tag: string
+  values: ScalarPoint[]
+}
+
+export interface ScalarColumns {
+  train_id: string
+  tag: string
+  steps: number[]
+  values: (number | null)[]
+  wall_times: number[]
+  non_finite?: Record<string, 'NaN' | 'Infinity' | '-Infinity'>
 }
 
 /** GET /v1/mindinsight/datavisual/scalar/buckets: Every point of one scalar tag in steps `start..end`, one bucket per pixel column. */

@@ -4,9 +4,10 @@ import { get } from './http.js'
 // dashboard's first load does not carry it.
 
 /**
- * Multi-run comparison: every (job, tag) pair that exists.
+ * Multi-run comparison: every (job, tag) pair that exists; `compact` (ours) has each series
+ * answered as columns (steps, values, wall times), a far smaller answer for many runs.
  * @returns {Promise<import('./answers').ScalarsComparisonAnswer>}
  */
-export function fetchScalars(trainIds, tags, options) {
-  return get('datavisual/scalars', { train_id: trainIds, tag: tags }, options)
+export function fetchScalars(trainIds, tags, { compact = false } = {}, options) {
+  return get('datavisual/scalars', { train_id: trainIds, tag: tags, compact: compact ? 'true' : undefined }, options)
 }

@@ -20,6 +20,40 @@ export function nameContainsQuery(text) {
   return `name ~ "(?i)${pattern.replace(/["\\]/g, '\\$&')}"`
 }
 
+// Longest regular expression one names query holds (the server takes up to 1,000 characters).
+const NAMES_PATTERN_LENGTH = 900
+
+/**
+ * Queries (query language) that together match exactly the train ids `names`, each with the
+ * number of names it holds: as few as the server's limit on a regular expression allows, so that
+ * many trainings are read in a request or two rather than one each.
+ * @returns {Array<{query: string, size: number}>}
+ */
+export function namesQueries(names) {
+  const escaped = [...new Set(names)].map((name) => String(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const groups = []
+  for (const name of escaped) {
+    const last = groups[groups.length - 1]
+    if (last && last.join('|').length + name.length + 1 <= NAMES_PATTERN_LENGTH) last.push(name)
+    else groups.push([name])
+  }
+  return groups.map((group) => ({
+    query: `name ~ "^(?:${group.join('|').replace(/["\\]/g, '\\$&')})$"`,
+    size: group.length,
+  }))
+}
+
+/**
+ * The train-jobs items of the trainings `names` (those that exist), in as few requests as
+ * `namesQueries` makes.
+ */
+export async function fetchNamedTrainJobs(names, options) {
+  const answers = await Promise.all(
+    namesQueries(names).map(({ query, size }) => fetchTrainJobs({ offset: 0, limit: size, query }, options)),
+  )
+  return answers.flatMap((body) => (Array.isArray(body?.train_jobs) ? body.train_jobs : []))
+}
+
 /**
  * Tags per plugin of a job; manualUpdate=true also puts the job into the detail cache.
  * @returns {Promise<import('./answers').PluginsAnswer>}

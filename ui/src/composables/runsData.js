@@ -1,5 +1,11 @@
 import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch } from 'vue'
-import { fetchPlugins, fetchTrainJobs, nameContainsQuery } from '@/api/datavisual.js'
+import {
+  cacheTrainJobs,
+  fetchNamedTrainJobs,
+  fetchPlugins,
+  fetchTrainJobs,
+  nameContainsQuery,
+} from '@/api/datavisual.js'
 import { isCancel } from '@/api/http.js'
 import { CACHING_POLL_MS, LOADING_STATES, jobTagLists } from './jobData.js'
 import { useLatestCall } from './latestCall.js'
@@ -30,9 +36,10 @@ export function readStatus(item) {
  * `choose(allRuns)` names the chosen trainings among the listed ones (it may read the route);
  * `listed(item)` keeps a train-jobs item in the list (default: all). One round (the first load, a
  * refresh, `reload()`) sends the list, then `plugins` once for each chosen training the server has
- * not read (with `touch`, for every chosen one: it also marks them as used, so the server keeps
- * them); choosing another training reads only its tags; a poll reads the loading trainings' own
- * train-jobs items.
+ * not read (it has the server load it) and, with `touch`, one train-job-caches request
+ * for the others (it marks them as used, so the server keeps them; their tags are in the list);
+ * choosing another training reads only its tags; a poll reads the loading trainings' own
+ * train-jobs items (those of many trainings in one request: `fetchNamedTrainJobs`).
  * `revision` increases whenever the chosen trainings' data may have moved: a page re-reads their
  * data then, for `readRuns`, the chosen trainings the server holds (being read, or read); a
  * training it has not started to read has nothing to show yet.
@@ -88,11 +95,23 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
     if (!fresh.length) return
     for (const run of fresh) asked.add(run)
     const statuses = fresh.map((run) => readStatus(items.get(run)))
-    const answers = await Promise.all(
-      fresh.map((run, index) =>
-        touch || statuses[index] === 'NOT_IN_CACHE' ? fetchPlugins(run, { manualUpdate: true }) : null,
-      ),
+    // A read training's tags are in its train-jobs item already; one train-job-caches request
+    // marks all of them as used (what `plugins` with manual_update does for one), sent alongside
+    // what the page reads next rather than before it. Only a training the server has not read
+    // yet is asked its tags on its own, which also has the server load it (with `touch`, one it
+    // is still reading too: its item holds no tags yet).
+    const reading = fresh.filter(
+      (run, index) => statuses[index] === 'NOT_IN_CACHE' || (touch && statuses[index] === 'CACHING'),
     )
+    const held = touch ? fresh.filter((run, index) => statuses[index] === 'CACHED') : []
+    if (held.length) cacheTrainJobs(held).catch((err) => report(call, err))
+    // Without a training to ask, the tags land at once (no await): the page asks its series
+    // before it draws the list, not after.
+    const answers = reading.length
+      ? await Promise.all(
+          fresh.map((run) => (reading.includes(run) ? fetchPlugins(run, { manualUpdate: true }) : null)),
+        )
+      : []
     if (!call.current) return
     const next = {}
     fresh.forEach((run, index) => {
@@ -122,7 +141,8 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
       pageIds = list.map((item) => item.train_id)
       total.value = Number(body?.total) || 0
       found = new Map()
-      await addNamed(call, false)
+      const named = addNamed(call, false)
+      if (named) await named
       if (!call.current) return
       await readTags(call, runs.value)
       if (!call.current) return
@@ -136,15 +156,20 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
   }
 
   // The trainings the URL names that the list lacks, read by name (or taken from a search's
-  // answer), then the list with them.
-  async function addNamed(call, fresh) {
+  // answer), then the list with them: a promise while some are read, else done at once (no
+  // await, so that what follows is asked before the page draws the list).
+  function addNamed(call, fresh) {
     const missing = [...new Set(named())].filter((run) => !items.has(run))
     const unknown = missing.filter((run) => !found.has(run) || !fresh)
-    const answers = await Promise.all(
-      unknown.map((run) => fetchTrainJobs({ offset: 0, limit: 1, trainId: run }).then((body) => body?.train_jobs?.[0])),
-    )
-    if (!call.current) return
-    unknown.forEach((run, index) => answers[index] && found.set(run, answers[index]))
+    if (!unknown.length) return listNamed(missing)
+    return fetchNamedTrainJobs(unknown).then((answers) => {
+      if (!call.current) return
+      for (const item of answers) if (unknown.includes(item.train_id)) found.set(item.train_id, item)
+      listNamed(missing)
+    })
+  }
+
+  function listNamed(missing) {
     for (const run of missing) {
       const item = found.get(run)
       if (item && listed(item)) items.set(run, item)
@@ -169,7 +194,7 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
   // A training chosen from a search's answer joins the list at once.
   watch(
     () => named().join('\n'),
-    () => round?.current && !latest.busy && addNamed(round, true).catch((err) => report(round, err)),
+    () => round?.current && !latest.busy && Promise.resolve(addNamed(round, true)).catch((err) => report(round, err)),
   )
 
   async function poll() {
@@ -177,13 +202,13 @@ export function useRunsData(choose, { listed = () => true, touch = false, named 
     const waiting = runs.value.filter(isLoading)
     if (disposed || !call?.current || latest.busy || !waiting.length) return
     try {
-      const answers = await Promise.all(waiting.map((run) => fetchTrainJobs({ offset: 0, limit: 1, trainId: run })))
+      const answers = await fetchNamedTrainJobs(waiting)
       if (!call.current) return
       const next = {}
-      waiting.forEach((run, index) => {
-        const item = answers[index]?.train_jobs?.[0]
-        if (item) next[run] = { status: readStatus(item), plugins: jobTagLists(item, item) }
-      })
+      for (const item of answers) {
+        if (waiting.includes(item.train_id))
+          next[item.train_id] = { status: readStatus(item), plugins: jobTagLists(item, item) }
+      }
       land(next, false)
     } catch (err) {
       report(call, err)
