@@ -71,6 +71,8 @@ class EditsDatabase:
         self._version: int | None = None  # the counter the cache was read at
         self._applied = -1  # the counter after this process's last edit
         self._failure: StoreNotice | None = None
+        self._polling = False  # the lineage thread has begun reading the edits
+        self._first_poll = threading.Event()  # ... and its first attempt has ended
 
     @property
     def notice(self) -> StoreNotice | None:
@@ -79,6 +81,10 @@ class EditsDatabase:
 
     def all(self) -> dict[str, dict]:
         """Every job's tag and remark as last read (the JSON store's until the database is reached)."""
+        if self._polling and not self._first_poll.is_set():
+            # Right after a start the lineage thread is reading the edits for the first time: an
+            # answer without them would show a restarted server's tags and remarks as gone.
+            self._first_poll.wait(limits.DATABASE_FIRST_READ_WAIT_SECONDS)
         with self._lock:
             if self._version is None and not self._cache:
                 self._cache = dict(self._legacy.all())
@@ -86,6 +92,13 @@ class EditsDatabase:
 
     def poll(self) -> None:
         """Reach the database (migrate, import) if not yet done; read the edits again if the counter moved."""
+        self._polling = True
+        try:
+            self._poll()
+        finally:
+            self._first_poll.set()
+
+    def _poll(self) -> None:
         try:
             self._ensure_ready()
             with self._engine.connect() as connection:

@@ -140,6 +140,8 @@ STOP_GRACE_SECONDS = 5  # `mindinsight stop` waits this long before SIGKILL
 DATABASE_CONNECT_TIMEOUT_SECONDS = 3
 # ... and at most this long for a statement (a locked or stalled database).
 DATABASE_STATEMENT_TIMEOUT_SECONDS = 10
+# A lineage answer right after start waits at most this long for the edits' first read.
+DATABASE_FIRST_READ_WAIT_SECONDS = 5
 
 
 def steps_per_tag(plugin: PluginName) -> int:
