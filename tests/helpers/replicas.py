@@ -4,6 +4,7 @@ nginx in front of two servers on one base dir, started with the README's options
 import contextlib
 import re
 import shlex
+import time
 from pathlib import Path
 
 from tests.helpers.nginx import http_conf, running_nginx_conf
@@ -93,10 +94,15 @@ def answered_by(prefix: Path, method: str, uri: str) -> list[int]:
 def answering(prefix: Path, method: str, uri: str) -> list[str]:
     """The upstream ``host:port`` of each request ``method uri`` in nginx's access log, oldest
     first (of several tried upstreams, the last: the one that answered; ``-`` for none)."""
-    addresses = []
     log = prefix / "access.log"
-    for line in log.read_text().splitlines() if log.exists() else ():
-        logged_method, logged_uri, _status, upstreams = line.split(" ", 3)
-        if (logged_method, logged_uri) == (method, uri):
-            addresses.append(upstreams.replace(" : ", ", ").split(", ")[-1])
-    return addresses
+    # nginx writes a request's line once it has sent the answer: a client may read the log first.
+    deadline = time.monotonic() + 2
+    while True:
+        addresses = []
+        for line in log.read_text().splitlines() if log.exists() else ():
+            logged_method, logged_uri, _status, upstreams = line.split(" ", 3)
+            if (logged_method, logged_uri) == (method, uri):
+                addresses.append(upstreams.replace(" : ", ", ").split(", ")[-1])
+        if addresses or time.monotonic() > deadline:
+            return addresses
+        time.sleep(0.05)
