@@ -1,7 +1,8 @@
-"""The scalar page draws every point (``scalar/buckets``), not only the 1,000-point sample, in a
-real browser (English and Chinese): a one-step spike among 12,000 points of a log our writer
-grows while the server runs, which the sample drops, is drawn over the whole range and after a
-box zoom around it, and the zoom asks the server again for the new step range.
+"""The scalar page and the dashboard's scalar card draw every point (``scalar/buckets``), not only
+the 1,000-point sample, in a real browser (English and Chinese): a one-step spike among 12,000
+points of a log our writer grows while the server runs, which the sample drops, is drawn over the
+whole range and after a box zoom around it, and the zoom asks the server again for the new step
+range.
 
 What is drawn is read from the chart's ECharts instance (``el.miChart``), as in test_scalar_page.
 """
@@ -13,6 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 from mindinsight.summary.writer import SummaryWriter
+from tests.e2e.test_dashboard import TEXTS as DASHBOARD_TEXTS
+from tests.e2e.test_dashboard import card, dashboard_url
 from tests.e2e.test_scalar_page import TEXTS, chart, option, scalar_url, series_data, wait_rendered
 from tests.helpers.server import running_server
 from tests.st.conftest import wait_for
@@ -168,3 +171,27 @@ def test_a_spike_the_sample_drops_is_drawn_at_every_zoom(new_page, live, locale)
     expect(target).to_have_attribute("data-zoom-depth", "0")
     wait_drawn(page, lambda points: has_spike(points) and len(points) < 4 * plot_width, "whole range after zoom back")
     assert all("start" not in query for query in sent[asked:])
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_dashboard_card_draws_the_spike_the_sample_drops(new_page, live, locale):
+    page = new_page(locale)
+    sent = bucket_requests(page)
+    page.goto(dashboard_url(live, JOB))
+    expect(card(page, "scalar").locator("h2")).to_have_text(DASHBOARD_TEXTS[locale]["scalar"])
+    chart_el = page.get_by_test_id("dashboard-scalar-chart").locator(".chart")
+    read = "el => el.__miChart ? el.__miChart.getOption().series[0].data : []"
+    points = []
+    for _ in range(200):
+        points = chart_el.evaluate(read)
+        if [SPIKE_STEP, SPIKE] in points:
+            break
+        page.wait_for_timeout(100)
+    assert [SPIKE_STEP, SPIKE] in points, f"the card draws {len(points)} points, max {max(p[1] for p in points)}"
+
+    # One request, over the whole range, one bucket per pixel column of the card's chart.
+    width = chart_el.evaluate("el => el.__miChart.getWidth()")
+    assert sent == [{"train_id": JOB, "tag": TAG, "width": str(width)}]
+    assert len(points) <= 4 * width
+    assert [step for step, _ in points] == sorted(step for step, _ in points)
+    assert points[0][0] == 1 and points[-1][0] == FIRST + MORE
