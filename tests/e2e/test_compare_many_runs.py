@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_dashboard import hash_route
+from tests.helpers.chart_lines import LINE_PAIRS_JS
 from tests.helpers.run_sweep import (
     HPARAMS_SEEDS,
     SWEEP_TAG,
@@ -89,9 +90,8 @@ def test_a_hundred_runs_in_one_chart_each_keeping_its_colour(new_page, sweep_ser
     page.goto(compare_url(sweep_server, runs))
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     wait_chart(page, "scalar-chart", SWEEP_TAG, f"{RUN_LINES}.length === 100")
-    drawn = chart_value(
-        page, "scalar-chart", SWEEP_TAG, f"{RUN_LINES}.map(s => [s.name, s.lineStyle.color, s.data[0]])"
-    )
+    first_points = f"{RUN_LINES}.map(s => [s.name, s.lineStyle.color, {LINE_PAIRS_JS}(s.data)[0]])"
+    drawn = chart_value(page, "scalar-chart", SWEEP_TAG, first_points)
     colours = {name: colour for name, colour, _ in drawn}
     assert set(colours) == set(runs)
     assert len(set(colours.values())) == 100

@@ -10,9 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_dashboard import hash_route
+from tests.helpers.chart_lines import LINE_PAIRS_JS
 from tests.st.conftest import wait_for
 
 WAIT = 20_000
+SMOOTHED_0 = f"{LINE_PAIRS_JS}(option.series.find(s => s.id === 'smoothed-0').data)"  # the first run's [x, y] points
 LOSS = "loss/auto/scalar"
 TEXTS = {
     "en-US": {"title": "Scalars Comparison", "lineage": "Lineage Analysis", "comparison": "Comparison Analysis"},
@@ -77,12 +79,12 @@ def test_smoothing_log_axis_and_x_axis_change_what_is_drawn(page, server):
     page.goto(f"{server.url}/#/compare-analysis/scalar?runs=.%2Frun1,.%2Frun2")
     raw_count = chart_option(page, "option.series.filter(s => String(s.id).startsWith('raw-')).length")
     assert raw_count == 0
-    first = chart_option(page, "option.series.find(s => s.id === 'smoothed-0').data.slice(0, 20).map(p => p[1])")
+    first = chart_option(page, f"{SMOOTHED_0}.slice(0, 20).map(p => p[1])")
 
     page.get_by_test_id("smoothing-input").locator("input").fill("0.9")
     page.get_by_test_id("smoothing-input").locator("input").press("Enter")
     page.wait_for_function("() => location.hash.includes('smoothing=0.9')")
-    smoothed = chart_option(page, "option.series.find(s => s.id === 'smoothed-0').data.slice(0, 20).map(p => p[1])")
+    smoothed = chart_option(page, f"{SMOOTHED_0}.slice(0, 20).map(p => p[1])")
     assert smoothed != first
     assert chart_option(page, "option.series.filter(s => String(s.id).startsWith('raw-')).length") == 2
 
@@ -92,7 +94,7 @@ def test_smoothing_log_axis_and_x_axis_change_what_is_drawn(page, server):
 
     page.get_by_test_id("x-axis").locator('[data-value="relative"]').click()
     page.wait_for_function("() => location.hash.includes('xaxis=relative')")
-    xs = chart_option(page, "option.series.find(s => s.id === 'smoothed-0').data.map(p => p[0])")
+    xs = chart_option(page, f"{SMOOTHED_0}.map(p => p[0])")
     assert xs[0] == 0 and xs == sorted(xs)
 
 

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mindinsight.summary.writer import SummaryWriter
+from tests.helpers.chart_lines import LINE_PAIRS_JS
 from tests.helpers.fixtures import B_SUMMARY_OPS_SCALAR_TAGS
 from tests.helpers.server import running_server
 
@@ -94,7 +95,7 @@ def option(page, tag: str, expression: str):
 
 
 def series_data(page, tag: str, series_id: str):
-    return option(page, tag, f"(o.series.find(s => s.id === '{series_id}') || {{}}).data || null")
+    return option(page, tag, f"{LINE_PAIRS_JS}((o.series.find(s => s.id === '{series_id}') || {{}}).data || null)")
 
 
 def red_points(page, tag: str) -> list:

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from mindinsight.summary.writer import SummaryWriter
 from tests.e2e.test_scalar_page import chart, ema, expect_query, option, scalar_url, series_data, wait_rendered
+from tests.helpers.chart_lines import LINE_PAIRS_JS
 from tests.helpers.server import running_server
 
 RUNS = ("./a", "./b")
@@ -198,8 +199,8 @@ def compare_lines(page) -> dict:
     target = chart(page, LOSS)
     expect(target).to_have_attribute("data-rendered", "true", timeout=20_000)
     return target.locator(".chart-canvas").evaluate(
-        """el => Object.fromEntries(el.miChart.getOption().series
-            .filter(s => String(s.id).startsWith('smoothed-')).map(s => [s.name, s.data]))"""
+        f"""el => Object.fromEntries(el.miChart.getOption().series
+            .filter(s => String(s.id).startsWith('smoothed-')).map(s => [s.name, {LINE_PAIRS_JS}(s.data)]))"""
     )
 
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from tensorboardX import SummaryWriter
 
+from tests.helpers.chart_lines import LINE_PAIRS_JS
 from tests.helpers.server import running_server
 
 RUN = "./exp/seed1"
@@ -39,6 +40,7 @@ def test_scalar_page_draws_a_tensorboardx_run(new_page, tb_server, locale):
     assert sorted(drawn) == sorted(TAGS)
     for tag, values in TAGS.items():
         canvas = page.locator(f'[data-testid="scalar-chart"][data-tag="{tag}"] .chart-canvas')
-        points = canvas.evaluate("el => el.miChart.getOption().series.find(s => s.id === 'smoothed-0').data")
+        script = f"el => {LINE_PAIRS_JS}(el.miChart.getOption().series.find(s => s.id === 'smoothed-0').data)"
+        points = canvas.evaluate(script)
         assert [point[0] for point in points] == list(range(len(values)))
         assert [point[1] for point in points] == [float(np.float32(value)) for value in values]

@@ -226,6 +226,25 @@ function thresholdSeries(line, index, threshold, logY) {
 }
 
 /**
+ * A line's points as ECharts reads them fastest: one flat typed array `[x0, y0, x1, y1, ...]`
+ * (a series with `dimensions: ['x', 'y']`). ECharts copies it in one go where it would clone an
+ * array per point, which took about a third of drawing 100 runs; a gap (null) becomes NaN, which
+ * ECharts leaves undrawn as it does null.
+ * @param {Array<object>} points prepareLine's points
+ * @param {string} field the value drawn
+ * @returns {Float64Array}
+ */
+export function xyPairs(points, field) {
+  const data = new Float64Array(points.length * 2)
+  for (let index = 0; index < points.length; index += 1) {
+    const value = points[index][field]
+    data[2 * index] = points[index].x
+    data[2 * index + 1] = value === null || value === undefined ? NaN : value
+  }
+  return data
+}
+
+/**
  * @param {object} params
  * @param {Array<{tag:string, run:string, line:ReturnType<typeof prepareLine>, threshold?:object|null, color?:string}>} params.lines
  * @param {number} [params.smoothing] the smoothing weight, 0..1
@@ -261,7 +280,8 @@ export function buildScalarOption({
       type: 'line',
       name,
       yAxisIndex,
-      data: line.points.map((point) => [point.x, point[field]]),
+      data: xyPairs(line.points, field),
+      dimensions: ['x', 'y'],
       showSymbol: false,
       connectNulls: false,
       itemStyle: { color },

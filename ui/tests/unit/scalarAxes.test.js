@@ -1,3 +1,4 @@
+import { linePairs } from './linePairs.js'
 import { describe, expect, it } from 'vitest'
 import { buildScalarSeries } from '@/lib/scalarSeries.js'
 import { unionByStep } from '@/lib/scalarBuckets.js'
@@ -75,7 +76,9 @@ describe('x axes', () => {
       labels,
     })
     expect(option.xAxis.type).toBe('log')
-    expect(option.series.find((item) => item.id === 'smoothed-0').data.map((point) => point[0])).toEqual([1, 3, 4, 8])
+    expect(linePairs(option.series.find((item) => item.id === 'smoothed-0').data).map((point) => point[0])).toEqual([
+      1, 3, 4, 8,
+    ])
   })
 
   it('takes the x from another tag joined on the step, dropping steps it lacks', () => {

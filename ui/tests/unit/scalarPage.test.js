@@ -1,3 +1,4 @@
+import { linePairs } from './linePairs.js'
 import { describe, expect, it } from 'vitest'
 import { clampSmoothing, smoothValues } from '@/lib/smoothing.js'
 import {
@@ -274,7 +275,7 @@ describe('scalar chart option', () => {
   it('draws smoothed over raw, marks non-finite steps', () => {
     const plain = build({})
     expect(byId(plain, 'raw-0')).toBeUndefined()
-    expect(byId(plain, 'smoothed-0').data).toEqual([
+    expect(linePairs(byId(plain, 'smoothed-0').data)).toEqual([
       [1, 2],
       [2, 0],
       [3, null],
@@ -282,18 +283,20 @@ describe('scalar chart option', () => {
     ])
     expect(byId(plain, 'smoothed-0').markLine.data).toMatchObject([{ xAxis: 3, name: '+Inf' }])
     const smooth = build({ smoothing: 0.5 })
-    expect(byId(smooth, 'raw-0').data.map((point) => point[1])).toEqual([2, 0, null, 0.5])
-    expect(byId(smooth, 'smoothed-0').data.map((point) => point[1])).toEqual(smoothValues([2, 0, null, 0.5], 0.5))
+    expect(linePairs(byId(smooth, 'raw-0').data).map((point) => point[1])).toEqual([2, 0, null, 0.5])
+    expect(linePairs(byId(smooth, 'smoothed-0').data).map((point) => point[1])).toEqual(
+      smoothValues([2, 0, null, 0.5], 0.5),
+    )
   })
 
   it('switches the axes', () => {
-    expect(build({ xAxis: 'relative' }).series[0].data.map((point) => point[0])).toEqual([0, 2, 5, 6])
+    expect(linePairs(build({ xAxis: 'relative' }).series[0].data).map((point) => point[0])).toEqual([0, 2, 5, 6])
     const absolute = build({ xAxis: 'absolute' })
     expect(absolute.xAxis.type).toBe('time')
-    expect(absolute.series[0].data[0][0]).toBe(10000)
+    expect(linePairs(absolute.series[0].data)[0][0]).toBe(10000)
     const log = build({ logY: true })
     expect(log.yAxis[0].type).toBe('log')
-    expect(log.series[0].data.map((point) => point[1])).toEqual([2, null, null, 0.5]) // 0 cannot be drawn
+    expect(linePairs(log.series[0].data).map((point) => point[1])).toEqual([2, null, null, 0.5]) // 0 cannot be drawn
   })
 
   it('applies the zoom window and the threshold', () => {
