@@ -154,7 +154,7 @@ SERVING_POOL_THREADS = min(30, 2 * (os.cpu_count() or 1) + 1)  # the original's 
 ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024  # all reusable answers kept together ...
 ANSWER_CACHE_MAX_ENTRY_BYTES = 2 * 1024 * 1024  # ... and the largest one worth keeping
 DERIVED_VALUES_KEPT = 256  # derived values per tag kept (mindinsight/cache/memo.py)
-SERIALIZED_ANSWERS_KEPT = 64  # JSON bodies of derived answers kept (a 1,000-point scalar ~70 KB)
+SERIALIZED_ANSWER_CHARS_KEPT = 16 * 1024 * 1024  # JSON of derived answers kept, in all (1,000 points ~70 KB)
 
 
 # -- images and tensors (services/images.py, services/tensors.py) ---------------------------

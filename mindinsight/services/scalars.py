@@ -65,15 +65,28 @@ def scalar_columns(samples: dict) -> dict:
 
 def scalars_comparison(provider: DataProvider, train_ids: list[str], tags: list[str], compact: bool = False) -> dict:
     """Series for every (job, tag) pair that exists; missing jobs or tags are skipped. ``compact``:
-    each series as columns (``scalar_columns``) instead of the original's point objects."""
+    each series as columns (``scalar_columns``) instead of the original's point objects, each
+    the same ``Derived`` object until its samples change (serialized once per change)."""
     result = []
     for train_id in train_ids:
         data = provider.job_data(train_id) if provider.job_brief(train_id) else None
         if data is None:
             continue
         for tag in tags:
+            if compact:
+                series = provider.derived.get(
+                    data,
+                    PluginName.SCALAR,
+                    tag,
+                    "columns",
+                    lambda samples, train_id=train_id, tag=tag: Derived(
+                        train_id=train_id, tag=tag, **scalar_columns(samples)
+                    ),
+                )
+                if series is not None:
+                    result.append(series)
+                continue
             samples = provider.read_samples(data, PluginName.SCALAR, tag)
             if samples is not None:
-                series = scalar_columns(samples) if compact else {"values": scalar_points(samples)}
-                result.append({"train_id": train_id, "tag": tag, **series})
+                result.append({"train_id": train_id, "tag": tag, "values": scalar_points(samples)})
     return {"scalars": result}

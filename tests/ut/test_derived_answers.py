@@ -92,3 +92,35 @@ def test_serialized_derived_answer_is_reused_per_object(loaded_app):
         payload["metadatas"].append({"step": 2})  # never done to a live answer: proves reuse
         assert json_response(payload).get_data() == one
         assert json_response(dict(payload)).get_data() != one
+
+
+def test_comparison_series_are_serialized_once_per_change(tmp_path):
+    """A compact comparison answer is its series' kept texts joined: byte for byte what one
+    ``json.dumps`` gives, each series the same object until its own samples change."""
+    writers = {}
+    for run in ("a", "b"):
+        writers[run] = SummaryWriter(tmp_path / run, timestamp=100)
+        for step in range(1, 30):
+            writers[run].add_values(step, {"loss": 1.0 / step, "odd": [float("nan"), 2.5][step % 2]})
+        writers[run].flush()
+    app = make_app(tmp_path)
+    manager, provider = data_manager(app), data_provider(app)
+    client = app.test_client()
+    ids, tags = ["./a", "./b"], ["loss/scalar", "odd/scalar"]
+    query = {"train_id": ids, "tag": tags, "compact": "true"}
+    first = scalars.scalars_comparison(provider, ids, tags, compact=True)["scalars"]
+    assert [(series["train_id"], series["tag"]) for series in first] == [(i, t) for i in ids for t in tags]
+    with app.app_context():
+        expected = jsonify({"scalars": [dict(series) for series in first]}).get_data()
+    assert client.get(f"{API}/scalars", query_string=query).get_data() == expected
+    again = scalars.scalars_comparison(provider, ids, tags, compact=True)["scalars"]
+    assert all(new is old for new, old in zip(again, first))
+
+    writers["b"].add_values(30, {"loss": 0.5, "odd": 1.0})
+    writers["b"].close()
+    manager.load_pass()
+    after = scalars.scalars_comparison(provider, ids, tags, compact=True)["scalars"]
+    assert after[0] is first[0] and after[1] is first[1]  # run a: unchanged
+    assert after[2] is not first[2] and after[2]["steps"][-1] == 30
+    answer = client.get(f"{API}/scalars", query_string=query).get_json()["scalars"]
+    assert answer[2]["values"][-1] == 0.5 and answer[3]["non_finite"] == {str(i): "NaN" for i in range(1, 29, 2)}
