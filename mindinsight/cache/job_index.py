@@ -4,7 +4,9 @@ restarted server serves at once instead of reading every log again.
 Per job one row of meta data (JSON: the loader's files, offsets and tail bytes, tag lists,
 reservoir thinning state) and its numeric columns as raw numpy bytes (the 1,000-point
 reservoirs and every full-fidelity scalar point). What a job holds is produced and taken back by
-``JobLoader.state`` / ``JobLoader.restore``; this module only stores it.
+``JobLoader.state`` / ``JobLoader.restore``; this module only stores it. Apart from those, per job
+with lineage files its parsed lineage (JSON) and the files it was parsed from
+(``cache/lineage_store.py``): the lineage of ten thousand jobs is not parsed again on a restart.
 
 * Written by one background thread (``submit``), each job in one transaction: a server killed
   mid-write leaves the previous entry (SQLite's atomic commit). A job is written again at the
@@ -34,7 +36,7 @@ from mindinsight.conf import limits
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the lineage table
 _APPLICATION_ID = 0x4D49_4958  # "MIIX": tells our index from any other SQLite file
 _DTYPES = {"int64": np.int64, "float64": np.float64, "float32": np.float32, "uint32": np.uint32}
 _SCHEMA = """
@@ -44,7 +46,9 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE TABLE IF NOT EXISTS columns (
     train_id TEXT NOT NULL, name TEXT NOT NULL, dtype TEXT NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY (train_id, name));
+CREATE TABLE IF NOT EXISTS lineage (train_id TEXT PRIMARY KEY, files TEXT NOT NULL, dicts TEXT NOT NULL);
 """
+_LINEAGE = "\0lineage"  # the writing queue's item for the pending lineage rows (never a train_id)
 
 
 def index_path(workspace: str, summary_base_dir: str) -> str:
@@ -62,6 +66,8 @@ class JobIndex:
         self._pending: dict[str, tuple] = {}  # train_id -> newest submitted entry not yet written
         self._pending_lock = threading.Lock()
         self._next_write: dict[str, float] = {}  # train_id -> earliest time of its next write
+        self._lineage_pending: dict[str, tuple | None] = {}  # train_id -> (files, dicts), None: drop
+        self._lineage_writing = False
         self._thread: threading.Thread | None = None
         self.usable = self._open()
 
@@ -149,6 +155,39 @@ class JobIndex:
             self.forget(train_id)
             return None
 
+    def read_lineage(self) -> dict[str, tuple[tuple, dict]]:
+        """``train_id -> (files, dicts)`` of every lineage row that decodes ({} without an index)."""
+        if not self.usable:
+            return {}
+        rows = {}
+        try:
+            with self._session() as connection:
+                for train_id, files, dicts in connection.execute("SELECT train_id, files, dicts FROM lineage"):
+                    try:
+                        decoded = json.loads(dicts)
+                        listed = tuple((str(name), int(size), int(mtime)) for name, size, mtime in json.loads(files))
+                    except (ValueError, TypeError) as error:
+                        logger.warning("the lineage of %s in the index does not decode (%s)", train_id, error)
+                        continue
+                    if isinstance(decoded, dict):
+                        rows[train_id] = (listed, decoded)
+        except sqlite3.Error as error:
+            logger.warning("cannot read the lineage kept in the index (%s); parsing every job's", error)
+            return {}
+        return rows
+
+    def submit_lineage(self, rows: dict[str, tuple | None]) -> None:
+        """Keep ``train_id -> (files, dicts)`` rows (``None``: drop the job's row), written in the
+        background; the newest submitted row of a job wins."""
+        if not self.usable or not rows:
+            return
+        with self._pending_lock:
+            queued = bool(self._lineage_pending)
+            self._lineage_pending.update(rows)
+        if not queued:
+            self._queue.put(_LINEAGE)
+        self._start_writer()
+
     def forget(self, train_id: str) -> None:
         """Drop a job's entry (it did not fit, or the job is read from scratch)."""
         if not self.usable:
@@ -177,13 +216,20 @@ class JobIndex:
             self._pending[train_id] = (job_dir, meta, arrays)
         if not queued:
             self._queue.put(train_id)
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="mindinsight-index", daemon=True)
-            self._thread.start()
+        self._start_writer()
+
+    def _start_writer(self) -> None:
+        with self._pending_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mindinsight-index", daemon=True)
+                self._thread.start()
 
     def _run(self) -> None:
         while True:
             train_id = self._queue.get()
+            if train_id == _LINEAGE:
+                self._write_lineage()
+                continue
             with self._pending_lock:
                 entry = self._pending.pop(train_id, None)
             if entry is None:
@@ -219,6 +265,28 @@ class JobIndex:
         finally:
             connection.close()
 
+    def _write_lineage(self) -> None:
+        """Every pending lineage row, in one transaction."""
+        with self._pending_lock:
+            rows, self._lineage_pending = self._lineage_pending, {}
+            self._lineage_writing = True
+        try:
+            with self._session() as connection:
+                for train_id, row in rows.items():
+                    if row is None:
+                        connection.execute("DELETE FROM lineage WHERE train_id=?", (train_id,))
+                    else:
+                        files, dicts = row
+                        connection.execute(
+                            "INSERT OR REPLACE INTO lineage VALUES (?, ?, ?)",
+                            (train_id, json.dumps(files), json.dumps(dicts)),
+                        )
+        except (sqlite3.Error, TypeError, ValueError) as error:  # a full disk, a value JSON cannot hold
+            logger.warning("cannot keep the lineage of %d jobs in the index: %s", len(rows), error)
+        finally:
+            with self._pending_lock:
+                self._lineage_writing = False
+
     @staticmethod
     def _write_column(connection: sqlite3.Connection, train_id: str, name: str, chunks: list) -> None:
         """One column, chunk by chunk into its blob: no copy of the whole column is ever made."""
@@ -251,7 +319,8 @@ class JobIndex:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._pending_lock:
-                idle = not self._pending and not any(t == float("inf") for t in self._next_write.values())
+                idle = not (self._pending or self._lineage_pending or self._lineage_writing)
+                idle = idle and not any(t == float("inf") for t in self._next_write.values())
             if idle:
                 return True
             time.sleep(0.01)

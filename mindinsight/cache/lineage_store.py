@@ -8,6 +8,10 @@ refresh is one comparison per job. A server also refreshes in the background (``
 so the parsing is usually done before anyone asks. A job whose lineage file could not be read
 is parsed again on every refresh until it can (its failure logged once), not kept as it was.
 
+The parsed lineage is also kept in the persistent index (``cache/job_index.py``) with the
+files it came from: after a restart, a job whose lineage files are the same (names, sizes,
+modification times) takes its lineage from there instead of parsing them again.
+
 A TensorBoard run without lineage files is a row when it is an hparams session
 (``cache/tb_lineage.py``); it is looked at again when its brief, or that of a run its row was
 read from, changes.
@@ -21,7 +25,7 @@ import logging
 import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.edits_database import EditsDatabase
@@ -66,6 +70,10 @@ class LineageStore:
         self._snapshot = LineageSnapshot((), {}, {})
         self._logged_unreadable: dict[str, dict] = {}  # train_id -> {path: reason} last logged
         self._hparams = HParamsRuns()
+        self._index = manager.index if manager.index is not None and manager.index.usable else None
+        # train_id -> (files, dicts) the index keeps, read at the first refresh; the dicts are let
+        # go (None) once a record holds them.
+        self._indexed: dict[str, tuple] | None = None
 
     def start(self, interval: float) -> None:
         """Refresh in a daemon thread every ``interval`` s (0: once), so the first lineage
@@ -100,6 +108,8 @@ class LineageStore:
         """Re-parse the lineage of jobs whose lineage files changed; drop vanished jobs."""
         briefs = self.manager.briefs()
         with self._lock:
+            if self._indexed is None:
+                self._indexed = self._index.read_lineage() if self._index is not None else {}
             changed = False
             records = {}
             by_id = {info.train_id: info for info in briefs}
@@ -118,6 +128,7 @@ class LineageStore:
             changed = changed or set(records) != set(self._records)
             self._briefs = by_id
             self._hparams.forget(by_id)
+            self._keep_in_index(records)
             self._records = records
             if changed or [r.train_id for r in self._snapshot.records] != list(records):
                 self._snapshot = LineageSnapshot(tuple(records.values()), _dataset_marks(records.values()), {})
@@ -133,6 +144,13 @@ class LineageStore:
             if previous.update_time == info.update_time:
                 return previous
             return LineageRecord(info.train_id, info.update_time, previous.dicts, files)
+        kept = self._indexed.get(info.train_id)
+        if previous is None and kept is not None and kept[0] == files and kept[1] is not None:
+            self._indexed[info.train_id] = (files, None)  # the record holds the dicts from now on
+            try:
+                return LineageRecord(info.train_id, info.update_time, LineageDicts(**kept[1]), files)
+            except TypeError:  # kept by another version: parsed again below
+                pass
         try:
             parsed = parse_lineage_files([listed[name].path for name in names], root)
             dicts = lineage_dicts(parsed)
@@ -142,6 +160,25 @@ class LineageStore:
         self._log_unreadable(info.train_id, parsed.unreadable)
         complete = not parsed.unreadable
         return LineageRecord(info.train_id, info.update_time, dicts, files, complete) if dicts else None
+
+    def _keep_in_index(self, records: dict) -> None:
+        """Hand the index what changed: the lineage parsed from files since it was kept, and the
+        jobs it keeps that have no such lineage any more."""
+        if self._index is None:
+            return
+        rows = {}
+        for train_id, record in records.items():
+            if record.files and record.complete and self._indexed.get(train_id, (None,))[0] != record.files:
+                rows[train_id] = (record.files, asdict(record.dicts))
+        for train_id in self._indexed:
+            if train_id not in records or not records[train_id].files:
+                rows[train_id] = None
+        self._index.submit_lineage(rows)
+        for train_id, row in rows.items():
+            if row is None:
+                self._indexed.pop(train_id, None)
+            else:
+                self._indexed[train_id] = (row[0], None)  # what the index holds; the dicts are in the record
 
     def _load_hparams(self, info: SummaryDirInfo, by_id: dict, root: str) -> LineageRecord | None:
         try:

@@ -328,3 +328,48 @@ def test_a_server_killed_while_writing_the_index_restarts_on_a_valid_one(tmp_pat
         assert (body.json()["count"], body.json()["end"]) == (live.last, live.last)
         assert spike_served(server)  # the entry written before the kills is still trusted
     print(f"{mid_write} of 6 kills hit the index mid-write")
+
+
+def indexed_lineage(workspace) -> set:
+    """The train ids whose lineage the index keeps (empty while there is none)."""
+    try:
+        with sqlite3.connect(f"file:{index_file(workspace)}?mode=ro", uri=True) as connection:
+            return {row[0] for row in connection.execute("SELECT train_id FROM lineage")}
+    except (AssertionError, sqlite3.Error):
+        return set()
+
+
+def garble_keeping_identity(path) -> None:
+    """Invert the bytes of the file's second half in place; size, inode and mtime stay."""
+    before = os.stat(path)
+    data = bytearray(open(path, "rb").read())
+    half = len(data) // 2
+    data[half:] = bytes(255 - byte for byte in data[half:])
+    with open(path, "r+b") as handle:
+        handle.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (os.stat(path).st_size, os.stat(path).st_ino) == (before.st_size, before.st_ino)
+
+
+def lineage_of(server) -> dict:
+    answer = server.post("/lineagemgr/lineages", json={})
+    assert answer.status_code == 200, answer.text
+    return {item["summary_dir"]: drop_times(item) for item in answer.json()["object"]}
+
+
+def test_a_restart_takes_the_lineage_from_the_index(base, tmp_path):
+    """Lineage files unchanged since the index kept their lineage are not parsed again: garbled
+    in place (same size, inode and mtime), the restarted server still answers their lineage."""
+    workspace = tmp_path / "ws"
+    with running_server(base, workspace, reload_interval=1) as server:
+        cold = lineage_of(server)
+        assert "./a_lenet_collector" in cold
+        wait_for(lambda: set(cold) <= indexed_lineage(workspace), timeout=60)
+    for name in os.listdir(base / "a_lenet_collector"):
+        if name.endswith("_lineage"):
+            garble_keeping_identity(base / "a_lenet_collector" / name)
+    with running_server(base, workspace, reload_interval=1) as server:
+        assert lineage_of(server) == cold
+    # The witness works: the same logs read without the index do not give that lineage.
+    with running_server(base, tmp_path / "fresh", reload_interval=1) as server:
+        assert lineage_of(server).get("./a_lenet_collector") != cold["./a_lenet_collector"]

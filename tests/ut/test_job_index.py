@@ -209,3 +209,20 @@ def test_a_restored_job_holds_its_points_once(tmp_path):
         tracemalloc.stop()
     assert dm.job_data("./big").scalar_points("loss_3/scalar").total == 40_000
     assert held < 1.5 * entry_bytes, (held, entry_bytes)
+
+
+def test_lineage_rows_round_trip_and_a_row_that_does_not_decode_is_skipped(tmp_path):
+    index = job_index.JobIndex(str(tmp_path / "index.sqlite"))
+    files = (("a_lineage", 120, 1_700_000_000_000_000_000),)
+    dicts = {"model": {"loss": float("nan"), "user_defined": {"lr": 0.1}}, "dataset_graph": {}, "landscape": {}}
+    index.submit_lineage({"./a": (files, dicts), "./b": (files, {"model": {}, "dataset_graph": {}, "landscape": {}})})
+    assert index.wait_written()
+    rows = index.read_lineage()
+    assert set(rows) == {"./a", "./b"} and rows["./a"][0] == files
+    assert rows["./a"][1]["model"]["user_defined"] == {"lr": 0.1} and np.isnan(rows["./a"][1]["model"]["loss"])
+
+    index.submit_lineage({"./b": None})
+    assert index.wait_written() and set(index.read_lineage()) == {"./a"}
+    with sqlite3.connect(index.path) as connection:
+        connection.execute("UPDATE lineage SET dicts='{not json' WHERE train_id='./a'")
+    assert index.read_lineage() == {}
