@@ -304,7 +304,7 @@ def measure(server: Server, train_id: str, runs: int) -> list[tuple]:
             rows.append(
                 (
                     "UI: initial JS of the dashboard (gzip -9)",
-                    f"{gz:.0f} KB in {len(scripts)} files ({received:.0f} KB received as sent, brotli): {names}",
+                    f"{gz:.1f} KB in {len(scripts)} files ({received:.0f} KB received as sent, brotli): {names}",
                     f"<= {TARGETS['js_kb']} KB",
                     gz <= TARGETS["js_kb"],
                 )

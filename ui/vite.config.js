@@ -48,6 +48,15 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     // Browsers we support preload modules natively: no polyfill in the entry.
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        // Chunks are named by their content hash alone ('c-<hash>.js', which the server's
+        // HASHED_NAME still takes for immutable): the entry lists every lazy page's chunks (about
+        // 150 names) and every chunk names those it imports, so each name's length is paid in
+        // the first load.
+        chunkFileNames: 'static/c-[hash].js',
+      },
+    },
   },
   server: {
     // `npm run dev` talks to a locally running `mindinsight start` (default port 8080).
