@@ -230,7 +230,7 @@ function thresholdSeries(line, index, threshold, logY) {
  * (a series with `dimensions: ['x', 'y']`). ECharts copies it in one go where it would clone an
  * array per point, which took about a third of drawing 100 runs; a gap (null) becomes NaN, which
  * ECharts leaves undrawn as it does null.
- * @param {Array<object>} points prepareLine's points
+ * @param {Array<{x: number} & Record<string, any>>} points prepareLine's points
  * @param {string} field the value drawn
  * @returns {Float64Array}
  */
