@@ -369,6 +369,33 @@ def test_box_zoom_back_restore_and_refresh(page, server):
     assert option(page, tag, "[o.xAxis[0].min, o.xAxis[0].max]") == [None, None]
 
 
+def test_with_box_zoom_off_a_drag_zooms_nothing_also_after_a_redraw(page, server):
+    # A redraw sets a whole new option and leaves the box zoom as that option brings it: off.
+    page.goto(scalar_url(server))
+    wait_rendered(page, 6)
+    tag = "custom_loss/scalar"
+    drag_zoom(page, tag, activate=False)
+    page.wait_for_timeout(300)
+    expect(chart(page, tag)).to_have_attribute("data-zoom-depth", "0")
+    drag_zoom(page, tag)
+    expect(chart(page, tag)).to_have_attribute("data-zoom-depth", "1")
+    chart(page, tag).get_by_test_id("chart-restore").click()
+    expect(chart(page, tag)).to_have_attribute("data-zoom-depth", "0")
+    page.evaluate("() => { location.hash = location.hash + '&smoothing=0.5' }")
+    expect_query(page, smoothing="0.5")
+    expect(chart(page, tag)).to_have_attribute("data-rendered", "true")
+    drag_zoom(page, tag, activate=False)
+    page.wait_for_timeout(300)
+    expect(chart(page, tag)).to_have_attribute("data-zoom-depth", "0")
+    # Turned on again, the box zoom holds across a redraw.
+    chart(page, tag).get_by_test_id("chart-zoom").click()
+    page.evaluate("() => { location.hash = location.hash.replace('smoothing=0.5', 'smoothing=0.6') }")
+    expect_query(page, smoothing="0.6")
+    expect(chart(page, tag)).to_have_attribute("data-rendered", "true")
+    drag_zoom(page, tag, activate=False)
+    expect(chart(page, tag)).to_have_attribute("data-zoom-depth", "1")
+
+
 def test_a_redraw_while_a_zoom_box_is_dragged_keeps_the_box(page, server):
     # An auto refresh with new points (here: a smoothing change) redraws the chart; one landing
     # between the button's press and its release used to drop the box being drawn.
