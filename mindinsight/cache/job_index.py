@@ -2,9 +2,11 @@
 restarted server serves at once instead of reading every log again.
 
 Per job one row of meta data (JSON: the loader's files, offsets and tail bytes, tag lists,
-reservoir thinning state) and its numeric columns as raw numpy bytes (the 1,000-point
-reservoirs and every full-fidelity scalar point). What a job holds is produced and taken back by
-``JobLoader.state`` / ``JobLoader.restore``; this module only stores it. Apart from those, per job
+reservoir thinning state) and its columns as raw numpy bytes, each with its CRC-32 (the
+reservoirs of every kind: scalars as numbers, images, histograms, tensors, graphs, ... as their
+kind's codec turns them into numbers and bytes, never pickled; every full-fidelity scalar
+point). What a job holds is produced and taken back by ``JobLoader.state`` /
+``JobLoader.restore``; this module only stores it. Apart from those, per job
 with lineage files its parsed lineage (JSON) and the files it was parsed from
 (``cache/lineage_store.py``): the lineage of ten thousand jobs is not parsed again on a restart.
 
@@ -16,7 +18,8 @@ with lineage files its parsed lineage (JSON) and the files it was parsed from
 * Bounded: the entries together hold at most ``limits.INDEX_MAX_BYTES`` of columns; past it the
   least recently written entries go (SQLite reuses their pages).
 * Never trusted blindly: a file that is not our database, of another schema version, or an entry
-  that does not decode is dropped and the job read from its logs; nothing here raises.
+  that does not decode (a column whose CRC does not match included) is dropped and the job read
+  from its logs; nothing here raises.
 * Only the workspace is written, never the log directory.
 """
 
@@ -29,6 +32,7 @@ import queue
 import sqlite3
 import threading
 import time
+import zlib
 
 import numpy as np
 
@@ -36,16 +40,16 @@ from mindinsight.conf import limits
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: the lineage table
+SCHEMA_VERSION = 3  # 2: the lineage table; 3: every kind's columns, each with its CRC-32
 _APPLICATION_ID = 0x4D49_4958  # "MIIX": tells our index from any other SQLite file
-_DTYPES = {"int64": np.int64, "float64": np.float64, "float32": np.float32, "uint32": np.uint32}
+_DTYPES = {name: np.dtype(name) for name in ("int64", "float64", "float32", "uint32", "int32", "uint8", "bool")}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     train_id TEXT PRIMARY KEY, job_dir TEXT NOT NULL, meta TEXT NOT NULL,
     bytes INTEGER NOT NULL, written REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS columns (
     train_id TEXT NOT NULL, name TEXT NOT NULL, dtype TEXT NOT NULL, data BLOB NOT NULL,
-    PRIMARY KEY (train_id, name));
+    crc INTEGER NOT NULL, PRIMARY KEY (train_id, name));
 CREATE TABLE IF NOT EXISTS lineage (train_id TEXT PRIMARY KEY, files TEXT NOT NULL, dicts TEXT NOT NULL);
 """
 _LINEAGE = "\0lineage"  # the writing queue's item for the pending lineage rows (never a train_id)
@@ -140,9 +144,11 @@ class JobIndex:
                     return None
                 meta = json.loads(row[1])
                 arrays = {}
-                for name, dtype, data in connection.execute(
-                    "SELECT name, dtype, data FROM columns WHERE train_id=?", (train_id,)
+                for name, dtype, data, crc in connection.execute(
+                    "SELECT name, dtype, data, crc FROM columns WHERE train_id=?", (train_id,)
                 ):
+                    if zlib.crc32(data) != crc:
+                        raise ValueError(f"column {name} is damaged (CRC mismatch)")
                     # An owned copy, each blob let go at once: the heap never holds the entry twice
                     # (the restored job then keeps these very arrays, see JobScalars.restore).
                     arrays[name] = np.frombuffer(data, dtype=_DTYPES[dtype]).copy()
@@ -295,12 +301,16 @@ class JobIndex:
             raise TypeError(f"column {name} of {sorted(dtypes)} cannot be indexed")
         size = sum(chunk.nbytes for chunk in chunks)
         rowid = connection.execute(
-            "INSERT INTO columns VALUES (?, ?, ?, zeroblob(?))", (train_id, name, dtypes.pop(), size)
+            "INSERT INTO columns VALUES (?, ?, ?, zeroblob(?), 0)", (train_id, name, dtypes.pop(), size)
         ).lastrowid
+        crc = 0
         if size:
             with connection.blobopen("columns", "data", rowid) as blob:
                 for chunk in chunks:
-                    blob.write(memoryview(np.ascontiguousarray(chunk).reshape(-1)).cast("B"))
+                    view = memoryview(np.ascontiguousarray(chunk).reshape(-1)).cast("B")
+                    crc = zlib.crc32(view, crc)
+                    blob.write(view)
+        connection.execute("UPDATE columns SET crc=? WHERE rowid=?", (crc, rowid))
 
     @staticmethod
     def _fit_bound(connection: sqlite3.Connection, keep: str) -> None:

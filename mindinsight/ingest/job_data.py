@@ -71,8 +71,8 @@ class JobData:
 
     def state(self) -> tuple[dict, dict] | None:
         """``(meta, arrays)`` of every tag's samples and every full scalar point, for ``restore``
-        in another process; None when a tag holds what is not plain numbers (images, graphs, ...:
-        such a job is read from its files again). Lineage is not part of it (read again: small)."""
+        in another process; None when a tag holds objects its kind has no codec for (such a job
+        is read from its files again). Lineage is not part of it (read again: small)."""
         with self.lock:
             tags, arrays = [], {}
             for position, ((plugin, tag), series) in enumerate(self._series.items()):
@@ -89,13 +89,15 @@ class JobData:
 
     def restore(self, meta: dict, arrays: dict) -> None:
         """Take what ``state()`` gave (raises KeyError/ValueError/TypeError when it does not fit)."""
+        shared: dict = {}  # samples several tags held as one object (see Codec)
         with self.lock:
             for position, (plugin, tag, series_meta) in enumerate(meta["tags"]):
                 series = self._admit(PluginName(plugin), str(tag))
                 if series is None:
                     raise ValueError(f"tag {tag!r} cannot be admitted")
                 prefix = f"r{position}."
-                series.restore(series_meta, {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)})
+                columns = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+                series.restore(series_meta, columns, shared)
                 self._bytes[PluginName(plugin)] += series.nbytes
             for plugin, tag in meta["evicted"]:
                 self._evicted[(PluginName(plugin), str(tag))] = None
@@ -148,7 +150,7 @@ class JobData:
             self._evicted[victim] = None
             if len(self._evicted) > limits.MAX_REMEMBERED_EVICTED_TAGS:
                 self._evicted.popitem(last=False)
-        series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds)
+        series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds, kind.codec)
         self._series[key] = series
         return series
 

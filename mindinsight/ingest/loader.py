@@ -35,6 +35,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
 from mindinsight.format import naming
 from mindinsight.format.files import read_bounded
 from mindinsight.format.object_store import StoreUnavailable
@@ -134,10 +135,10 @@ class JobLoader:
 
     def state(self) -> tuple[dict, dict] | None:
         """``(meta, arrays)``: where reading stands and what was derived, for ``restore`` in a
-        later process; None when that cannot be resumed exactly (kinds holding more than plain
-        numbers, files read whole, unreadable files, a reader inside a damaged stretch)."""
+        later process; None when that cannot be resumed exactly (objects of a kind without a
+        codec, unreadable files, a reader inside a damaged stretch)."""
         files = job_files(self.job_dir, self.root)
-        if files is None or self._unreadable or self._newest_file_mtime:
+        if files is None or self._unreadable:
             return None
         if any(name not in files for name in self._seen_files):
             return None  # something vanished: the next load resets anyway
@@ -165,6 +166,8 @@ class JobLoader:
             "files": {name: _identity(files[name]) for name in sorted(self._seen_files)},
             "finished": {name: list(mark) for name, mark in self._finished.items()},
             "series": series_states,
+            # Files a kind reads whole (.pb graphs): the newest one read, as the next load compares.
+            "whole_files": {plugin.value: mtime for plugin, mtime in self._newest_file_mtime.items()},
             "corrupt": self.corrupt_records,
             "data": data_meta,
         }
@@ -180,6 +183,7 @@ class JobLoader:
                 return False
             data = JobData()
             data.restore(meta["data"], arrays)
+            whole_files = {PluginName(plugin): float(mtime) for plugin, mtime in meta["whole_files"].items()}
             series_list = event_file_series()
             for series, saved in zip(series_list, meta["series"], strict=True):
                 decoder = getattr(series.decode, "__self__", None)
@@ -199,6 +203,7 @@ class JobLoader:
         self._series = series_list
         self._seen_files = set(meta["files"])
         self._finished = {name: tuple(mark) for name, mark in meta["finished"].items()}
+        self._newest_file_mtime = whole_files
         self.corrupt_records = int(meta["corrupt"])
         return True
 

@@ -30,14 +30,23 @@ MAX_RECENT_SAMPLES = 100  # recently evicted samples per tag, at most
 class Reservoir:
     """Samples of one tag. ``capacity == 0`` keeps everything."""
 
-    def __init__(self, capacity: int, payload_dtypes: dict, max_bytes: int = 0, keep_evicted_seconds: float = 0):
+    def __init__(
+        self,
+        capacity: int,
+        payload_dtypes: dict,
+        max_bytes: int = 0,
+        keep_evicted_seconds: float = 0,
+        codec=None,
+    ):
         self.capacity = capacity
+        self._codec = codec  # the kind's Codec of its object columns (state/restore), or None
         self.max_bytes = max_bytes if NBYTES in payload_dtypes else 0  # 0: no byte bound
         self.keep_evicted_seconds = keep_evicted_seconds
         self._recent: deque = deque()  # (evicted at, sample as {column: value}), oldest first
         self._recent_bytes = 0
         self._listed: set[int] = set()  # kept steps a client was shown
         self._dtypes = {"step": np.int64, "wall_time": np.float64, "file_ts": np.int64, **payload_dtypes}
+        self._objects = frozenset(name for name, dtype in self._dtypes.items() if np.dtype(dtype) == object)
         self._body = self._empty()  # all kept samples but the latest (unordered)
         self._latest = self._empty()  # 0 or 1 sample: the largest step kept
         self._offered_to_body = 0  # samples ever offered to the body (Algorithm R's t)
@@ -247,31 +256,56 @@ class Reservoir:
 
     def state(self) -> tuple[dict, dict] | None:
         """``(meta, arrays)`` that ``restore`` turns back into this very reservoir, thinning
-        included; None for payloads that are not plain numbers (object columns)."""
-        if any(np.dtype(dtype) == object for dtype in self._dtypes.values()):
+        included; object columns as the kind's codec encodes them (``<part>:<name>``); None
+        when they have no codec."""
+        if self._objects and self._codec is None:
             return None
-        arrays = {
-            f"{part}.{name}": columns[name].copy()
-            for part, columns in (("body", self._body), ("latest", self._latest))
-            for name in columns
-        }
+        arrays = {}
+        for part, columns in (("body", self._body), ("latest", self._latest)):
+            arrays.update({f"{part}.{name}": columns[name].copy() for name in columns if name not in self._objects})
+            if self._objects:
+                encoded = self._codec.encode({name: columns[name] for name in self._objects})
+                arrays.update({f"{part}:{name}": value for name, value in encoded.items()})
         return {"offered": self._offered_to_body, "rng": self._rng.bit_generator.state}, arrays
 
-    def restore(self, meta: dict, arrays: dict) -> None:
+    def restore(self, meta: dict, arrays: dict, shared: dict | None = None) -> None:
         """Take the samples and thinning state of ``state()`` (raises KeyError/ValueError when
-        they do not fit this reservoir's columns)."""
+        they do not fit this reservoir's columns); ``shared``: see ``Codec``."""
         parts = {}
         for part in ("body", "latest"):
-            columns = {name: np.array(arrays[f"{part}.{name}"], dtype=dtype) for name, dtype in self._dtypes.items()}
+            columns = {
+                name: np.array(arrays[f"{part}.{name}"], dtype=dtype)
+                for name, dtype in self._dtypes.items()
+                if name not in self._objects
+            }
             if len({column.size for column in columns.values()}) != 1:
                 raise ValueError("columns of unequal length")
-            parts[part] = columns
+            if self._objects:
+                columns.update(self._decoded(part, arrays, columns["step"].size, {} if shared is None else shared))
+            parts[part] = {name: columns[name] for name in self._dtypes}
         if parts["latest"]["step"].size > 1 or (self.capacity and parts["body"]["step"].size >= self.capacity):
             raise ValueError("more samples than the reservoir holds")
         self._body, self._latest = parts["body"], parts["latest"]
         self._offered_to_body = int(meta["offered"])
         self._rng.bit_generator.state = meta["rng"]
         self._sorted_cache = None
+
+    def _decoded(self, part: str, arrays: dict, count: int, shared: dict) -> dict:
+        """The object columns of ``count`` samples of ``part``, through the kind's codec."""
+        if self._codec is None:
+            raise ValueError("object columns without a codec")
+        prefix = f"{part}:"
+        encoded = {name[len(prefix) :]: value for name, value in arrays.items() if name.startswith(prefix)}
+        try:
+            decoded = self._codec.decode(encoded, count, shared)
+        except Exception as error:  # any codec failure means the entry is not trusted: read the logs
+            raise ValueError(f"the {part} samples do not decode: {error!r}") from error
+        if set(decoded) != self._objects:
+            raise ValueError(f"decoded columns {sorted(decoded)}")
+        for name, column in decoded.items():
+            if not isinstance(column, np.ndarray) or column.dtype != object or column.shape != (count,):
+                raise ValueError(f"decoded column {name} does not hold {count} samples")
+        return decoded
 
     # -- reading ----------------------------------------------------------------------
 

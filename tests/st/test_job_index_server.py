@@ -149,8 +149,7 @@ def serve_all(base, workspace, **options) -> dict:
 
 @pytest.fixture()
 def base(tmp_path):
-    """The fixture jobs (images, histograms, graphs, lineage: read again on every start), a big
-    scalar job and the witness (both kept in the index)."""
+    """The fixture jobs (images, histograms, graphs, lineage), a big scalar job and the witness."""
     base = tmp_path / "base"
     for name in FIXTURE_JOBS:
         copy_job(name, base / name.split("/")[-1])
@@ -373,3 +372,82 @@ def test_a_restart_takes_the_lineage_from_the_index(base, tmp_path):
     # The witness works: the same logs read without the index do not give that lineage.
     with running_server(base, tmp_path / "fresh", reload_interval=1) as server:
         assert lineage_of(server).get("./a_lenet_collector") != cold["./a_lenet_collector"]
+
+
+KINDS_JOBS = ("b_summary_ops", "f_save_graphs")  # images, histograms, tensors, a graph event; .pb graphs
+
+
+def invert_keeping_identity(path) -> None:
+    """Invert every byte of the file in place; size, inode and mtime stay (no record survives)."""
+    before = os.stat(path)
+    data = open(path, "rb").read()
+    with open(path, "r+b") as handle:
+        handle.write(bytes(255 - byte for byte in data))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (os.stat(path).st_size, os.stat(path).st_ino) == (before.st_size, before.st_ino)
+
+
+def kinds_answers(server) -> dict:
+    """What the per-kind pages answer of every job: image bytes, histograms, tensor values, graphs."""
+
+    def got(path, **params):
+        response = server.get(path, params=params)
+        assert response.status_code == 200, (path, params, response.text)
+        return response.json()
+
+    out = {}
+    for job in KINDS_JOBS:
+        train_id = f"./{job}"
+        plugins = got("/datavisual/plugins", train_id=train_id)["plugins"]
+        out[job, "plugins"] = plugins
+        for tag in plugins.get("image", []):
+            for row in got("/datavisual/image/metadata", train_id=train_id, tag=tag)["metadatas"]:
+                image = server.get(
+                    "/datavisual/image/single-image", params={"train_id": train_id, "tag": tag, "step": row["step"]}
+                )
+                out[job, tag, row["step"]] = (image.status_code, hashlib.sha256(image.content).hexdigest())
+        for tag in plugins.get("histogram", []):
+            out[job, tag] = got("/datavisual/histograms", train_id=train_id, tag=tag)
+        for tag in plugins.get("tensor", []):
+            for detail in ("stats", "histogram"):
+                out[job, tag, detail] = got("/datavisual/tensors", train_id=train_id, tag=tag, detail=detail)
+        for tag in plugins.get("graph", []):
+            out[job, tag, "nodes"] = got("/datavisual/graphs/nodes", train_id=train_id, tag=tag)
+            out[job, tag, "names"] = got("/datavisual/graphs/nodes/names", train_id=train_id, tag=tag, limit=1000)
+    out["b_summary_ops", "data"] = got(
+        "/datavisual/tensors",
+        train_id="./b_summary_ops",
+        tag="conv1_feature_map/tensor",
+        detail="data",
+        step=out["b_summary_ops", "conv1_feature_map/tensor", "stats"]["tensors"][0]["values"][-1]["step"],
+        dims="[0,:,:]",
+    )
+    return out
+
+
+def test_a_restart_takes_images_histograms_tensors_and_graphs_from_the_index(tmp_path):
+    """Jobs of every kind are kept by the index: their logs inverted in place (same size, inode
+    and mtime), the restarted server answers the same image bytes, histograms, tensor values and
+    graphs as before; the same logs read without the index hold none of them."""
+    base, workspace = tmp_path / "base", tmp_path / "ws"
+    for name in KINDS_JOBS:
+        copy_job(name, base / name)
+    with running_server(base, workspace, reload_interval=1) as server:
+        wait_for(lambda: all_cached(server), timeout=120)
+        cold = kinds_answers(server)
+        assert {"image", "histogram", "tensor", "graph"} <= {
+            k for k, v in cold["b_summary_ops", "plugins"].items() if v
+        }
+        assert len(cold["f_save_graphs", "plugins"]["graph"]) == 4
+        wait_indexed(workspace, *KINDS_JOBS)
+    for name in KINDS_JOBS:
+        for log in os.listdir(base / name):
+            invert_keeping_identity(base / name / log)
+    with running_server(base, workspace, reload_interval=1) as server:
+        wait_for(lambda: all_cached(server), timeout=120)
+        assert kinds_answers(server) == cold
+    with running_server(base, tmp_path / "fresh", reload_interval=1) as server:
+        wait_for(lambda: all_cached(server), timeout=120)
+        for job in KINDS_JOBS:
+            plugins = server.get("/datavisual/plugins", params={"train_id": f"./{job}"}).json()["plugins"]
+            assert not any(plugins.values()), plugins

@@ -16,7 +16,15 @@ from mindinsight.conf.plugins import OPTIMIZED_GRAPH_SUFFIX, PREFERRED_GRAPH_FIL
 from mindinsight.format import naming, tb_graph
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
-from mindinsight.ingest.kinds.base import EventSamples, FileSamples, Kind, Rejected, TensorBoardValues, as_column
+from mindinsight.ingest.kinds.base import (
+    EventSamples,
+    FileSamples,
+    Kind,
+    Rejected,
+    TensorBoardValues,
+    as_column,
+    message_codec,
+)
 
 # plugin -> the suffix its tag adds to the graph file's name
 _VIEWS = {PluginName.GRAPH: "", PluginName.OPTIMIZED_GRAPH: OPTIMIZED_GRAPH_SUFFIX}
@@ -63,6 +71,8 @@ def _graph_kind(plugin: PluginName, **sources) -> Kind:
         limits.STEPS_PER_TAG[plugin],
         max_tags=limits.MAX_TAGS_PER_PLUGIN[plugin],
         preferred_tags=frozenset({PREFERRED_GRAPH_FILE + _VIEWS[plugin]}),
+        # Both views hold one GraphProto object per graph: restored, they share one again.
+        codec=message_codec("graph", anf_ir.GraphProto, share=True),
         **sources,
     )
 

@@ -10,15 +10,30 @@ TensorBoard files hold a ``HistogramProto`` (right edges and counts; the first b
 ``min`` and the last ends at ``max``, as TensorBoard reads it) or a ``[k, 3]`` tensor of the
 ``histograms`` plugin (left, right, count). Both become the same sample; more buckets than the
 original accepts are merged into neighbours, keeping every count.
+
+In the persistent index a sample is its Histogram message bytes as read (decoded again only
+when a query asks), or its buckets and range when it came from a TensorBoard form (``CODEC``).
 """
 
 import numpy as np
+from google.protobuf.message import DecodeError
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.format.tb_tensors import tensor_array
-from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues
+from mindinsight.ingest.kinds.base import (
+    Codec,
+    Kind,
+    Rejected,
+    TensorBoardValues,
+    joined,
+    object_column,
+    pack_bytes,
+    pack_ragged,
+    unpack_bytes,
+    unpack_ragged,
+)
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.HISTOGRAM]
 
@@ -177,6 +192,55 @@ def decode_histogram_tensor(value):
     return _sized(histogram_from_edges(table[:, 0], table[:, 1], table[:, 2], table[0, 0], table[-1, 1]))
 
 
+def _encode(columns: dict) -> dict:
+    """Each sample as its message bytes (``serialized`` 1) or its buckets and range (0)."""
+    samples = columns["histogram"]
+    serialized = np.array([sample._serialized is not None for sample in samples], dtype=np.uint8)
+    data, ends = pack_bytes([sample._serialized or b"" for sample in samples])
+    decoded = [sample for sample in samples if sample._serialized is None]
+    buckets, bucket_ends = pack_ragged([sample.buckets.reshape(-1) for sample in decoded], np.float64)
+    ranges = np.array([(sample.min, sample.max) for sample in decoded], dtype=np.float64).reshape(-1)
+    return {
+        "serialized": serialized,
+        "message": data,
+        "message.ends": ends,
+        "buckets": buckets,
+        "buckets.ends": bucket_ends,
+        "ranges": ranges,
+    }
+
+
+def _decode(arrays: dict, count: int, _shared: dict) -> dict:
+    serialized = joined(arrays["serialized"], np.uint8)
+    if serialized.size != count or np.any(serialized > 1):
+        raise ValueError("histogram forms do not fit")
+    messages = unpack_bytes(arrays["message"], arrays["message.ends"], count)
+    decoded = int(count - serialized.sum())
+    buckets = unpack_ragged(arrays["buckets"], arrays["buckets.ends"], decoded, np.float64)
+    ranges = joined(arrays["ranges"], np.float64)
+    if ranges.size != 2 * decoded:
+        raise ValueError("histogram ranges do not fit")
+    samples, next_decoded = [], 0
+    for index in range(count):
+        if serialized[index]:
+            # Checked now: a sample is otherwise parsed only when a query asks for it.
+            try:
+                summary_pb.Summary.Histogram.FromString(messages[index])
+            except DecodeError as error:
+                raise ValueError(f"a histogram message that does not parse: {error}") from error
+            samples.append(HistogramSample.from_serialized(messages[index]))
+            continue
+        table = buckets[next_decoded]
+        if table.size % 3:
+            raise ValueError("histogram buckets that are not rows of three")
+        low, high = ranges[2 * next_decoded : 2 * next_decoded + 2].tolist()
+        samples.append(HistogramSample(table.reshape(-1, 3).copy(), low, high))
+        next_decoded += 1
+    return {"histogram": object_column(samples)}
+
+
+CODEC = Codec(_encode, _decode)
+
 KIND = Kind(
     PluginName.HISTOGRAM,
     {"histogram": object, "nbytes": np.int64},
@@ -186,5 +250,6 @@ KIND = Kind(
     tensorboard=TensorBoardValues({"histo": decode_histogram_proto}, {"histograms": decode_histogram_tensor}),
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.HISTOGRAM],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.HISTOGRAM],
+    codec=CODEC,
 )
 KINDS = (KIND,)

@@ -15,7 +15,7 @@ import numpy as np
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.tb_tensors import tensor_strings
-from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues
+from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues, bytes_codec
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.IMAGE]
 
@@ -51,5 +51,6 @@ KIND = Kind(
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.IMAGE],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.IMAGE],
     evicted_seconds=limits.EVICTED_IMAGE_SECONDS,
+    codec=bytes_codec("image"),  # the encoded bytes as stored; width and height are plain columns
 )
 KINDS = (KIND,)

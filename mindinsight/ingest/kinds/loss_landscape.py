@@ -2,7 +2,8 @@
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
-from mindinsight.ingest.kinds.base import Kind, detached
+from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.ingest.kinds.base import Kind, detached, message_codec
 
 
 def decode(value) -> tuple:
@@ -15,5 +16,6 @@ KIND = Kind(
     limits.steps_per_tag(PluginName.LOSS_LANDSCAPE),
     value_field="loss_landscape",
     decode=decode,
+    codec=message_codec("landscape", summary_pb.LossLandscape),
 )
 KINDS = (KIND,)

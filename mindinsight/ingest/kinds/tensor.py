@@ -6,18 +6,30 @@ and ``array()`` is a zero-copy numpy view on them. Other layouts (``double_data`
 ``raw_data``, the varint-packed integer fields) are read as well. A tensor over
 ``limits.MAX_TENSOR_ELEMENTS`` keeps its shape and type only, as the original does. A tensor
 with a negative dimension, or whose message is over ``limits.MAX_SAMPLE_BYTES``, is dropped at
-ingest (numpy would read ``[-2, -3]`` as "infer these", which no tensor means).
+ingest (numpy would read ``[-2, -3]`` as "infer these", which no tensor means). In the persistent
+index a sample is its message bytes as read, dims and type (``CODEC``).
 """
 
 import math
 
 import numpy as np
+from google.protobuf.message import DecodeError
 
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
 from mindinsight.format.wire import read_varint
-from mindinsight.ingest.kinds.base import Kind, Rejected
+from mindinsight.ingest.kinds.base import (
+    Codec,
+    Kind,
+    Rejected,
+    joined,
+    object_column,
+    pack_bytes,
+    pack_ragged,
+    unpack_bytes,
+    unpack_ragged,
+)
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.TENSOR]
 
@@ -179,6 +191,44 @@ def decode(value):
     return sample if not isinstance(sample, TensorSample) else (sample, sample.nbytes)
 
 
+def _encode(columns: dict) -> dict:
+    samples = columns["tensor"]
+    data, ends = pack_bytes([sample.serialized or b"" for sample in samples])
+    dims, dims_ends = pack_ragged([sample.dims for sample in samples], np.int64)
+    return {
+        "message": data,
+        "message.ends": ends,
+        "flags": np.array([(sample.serialized is not None) + 2 * sample.too_large for sample in samples], np.uint8),
+        "dims": dims,
+        "dims.ends": dims_ends,
+        "data_type": np.array([sample.data_type for sample in samples], dtype=np.int64),
+    }
+
+
+def _decode(arrays: dict, count: int, _shared: dict) -> dict:
+    messages = unpack_bytes(arrays["message"], arrays["message.ends"], count)
+    dims = unpack_ragged(arrays["dims"], arrays["dims.ends"], count, np.int64)
+    flags, data_types = joined(arrays["flags"], np.uint8), joined(arrays["data_type"], np.int64)
+    if flags.size != count or data_types.size != count or np.any(flags > 3):
+        raise ValueError("tensor flags or types do not fit")
+    samples = []
+    for serialized, shape, flag, data_type in zip(messages, dims, flags.tolist(), data_types.tolist()):
+        shape = tuple(shape.tolist())
+        if any(d < 0 for d in shape):
+            raise ValueError(f"tensor dims {list(shape)}")
+        present = bool(flag & 1)
+        # What ingest checked, checked again: a query reads the values without further checks.
+        try:
+            if present and value_count(serialized) not in (0, math.prod(shape)):
+                raise ValueError("tensor values that do not fill its dims")
+        except DecodeError as error:
+            raise ValueError(f"a tensor message that does not parse: {error}") from error
+        samples.append(TensorSample(serialized if present else None, shape, data_type, bool(flag & 2)))
+    return {"tensor": object_column(samples)}
+
+
+CODEC = Codec(_encode, _decode)
+
 KIND = Kind(
     PluginName.TENSOR,
     {"tensor": object, "nbytes": np.int64},
@@ -188,5 +238,6 @@ KIND = Kind(
     decode=decode,
     bytes_per_tag=limits.BYTES_PER_TAG[PluginName.TENSOR],
     bytes_per_job=limits.BYTES_PER_JOB[PluginName.TENSOR],
+    codec=CODEC,
 )
 KINDS = (KIND,)
