@@ -1,11 +1,12 @@
 """Restart with the persistent index (issue #23): ``python3 bench/restart_bench.py [--data-dir D]``.
 
-Two base dirs: the 10 M-value scalar log (``gen.scalar_log``, 50 tags x 200,000 steps) and 1,000
-small jobs. Each is served by ``mindinsight start`` twice on one workspace: cold (the index is
-empty: every log is read) and restarted (the index written by the first run). Printed: seconds
-from ``mindinsight start`` to the first 200 and to the first chart (scalar metadata of a tag of
-the big job; for the 1,000 jobs the listing plus one job's scalars), and the server's RSS once
-every cached job is loaded.
+Three base dirs (``--only`` picks one): the 10 M-value scalar log (``gen.scalar_log``, 50 tags x
+200,000 steps), 1,000 small jobs and the image + histogram log (``gen.image_histogram_log``).
+Each is served by ``mindinsight start`` twice on one workspace: cold (the index is empty: every
+log is read) and restarted (the index written by the first run). Printed: seconds from
+``mindinsight start`` to the first 200 and to the first chart (scalar metadata of a tag of the big
+job; for the 1,000 jobs the listing plus one job's scalars; for the image log the first image
+tag's metadata), and the server's RSS once every cached job is loaded.
 
 ``--ingest-overhead N``: instead, N interleaved in-process cold loads of the 10 M-value log with
 the index off and on (a fresh one each time), in child processes: load seconds, settled RSS, and
@@ -27,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import gen  # noqa: E402
+from gen import linked_copy  # noqa: E402
 from server_bench import API, ROOT, SCALAR_TAG, RssSampler, cli, free_port, get  # noqa: E402
 
 from mindinsight.cache.job_index import index_path  # noqa: E402
@@ -187,6 +189,7 @@ def main() -> None:
     parser.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".data"))
     parser.add_argument("--ingest-overhead", type=int, default=0, metavar="N")
     parser.add_argument("--server-overhead", metavar="BASE_DIR", help="interleaved server cold starts, index off/on")
+    parser.add_argument("--only", choices=("scalars", "small", "images"), help="one base dir only")
     parser.add_argument("--cold-child", choices=("on", "off"), help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -210,15 +213,22 @@ def main() -> None:
         ingest_overhead(os.path.realpath(big_base), args.ingest_overhead)
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
         return
-    path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": "./scalars", "tag": SCALAR_TAG})
-    scenario("10 M values (50x200k)", big_base, path, 1)
-    small = os.path.join(args.data_dir, "restart_1000")
-    if not os.path.exists(os.path.join(small, ".complete")):
-        write_tiny_jobs(Path(small), 1000)
-        Path(small, ".complete").write_text("1\n")
-    newest = job_name(999)
-    path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": f"./{newest}", "tag": "loss/scalar"})
-    scenario("1,000 small jobs", small, path, 15)
+    if args.only in (None, "scalars"):
+        path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": "./scalars", "tag": SCALAR_TAG})
+        scenario("10 M values (50x200k)", big_base, path, 1)
+    if args.only in (None, "small"):
+        small = os.path.join(args.data_dir, "restart_1000")
+        if not os.path.exists(os.path.join(small, ".complete")):
+            write_tiny_jobs(Path(small), 1000)
+            Path(small, ".complete").write_text("1\n")
+        newest = job_name(999)
+        path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": f"./{newest}", "tag": "loss/scalar"})
+        scenario("1,000 small jobs", small, path, 15)
+    if args.only in (None, "images"):
+        images_base = os.path.join(args.data_dir, "restart_imghist")
+        linked_copy(gen.image_histogram_log(args.data_dir), os.path.join(images_base, "imghist"))
+        query = {"train_id": "./imghist", "tag": "input/image_0/image"}
+        scenario("images + histograms", images_base, f"{API}/image/metadata?" + urllib.parse.urlencode(query), 1)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
 
 
