@@ -11,8 +11,9 @@ until the generation moves on, so the server may reuse it without asking again.
 
 How the loading thread and the requests share the one server process:
 
-* Threads: one loading thread (``_run``: ``refresh_briefs`` then ``load_pass`` every
-  ``reload_interval`` s, or at once when ``cache_train_job`` wakes it) and the request
+* Threads: one loading thread (``_run``: ``refresh_briefs`` then ``load_pass``, each pass
+  starting ``reload_interval`` s after the previous one started (after a short rest when a pass
+  took longer: ``reload_pause``), or at once when ``cache_train_job`` wakes it) and the request
   threads (the event loop thread and the serving pool). They share one interpreter, so one
   GIL.
 * Locks: ``self._lock`` guards only the brief list and the job table; it is held for
@@ -38,7 +39,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from mindinsight.cache.job_index import JobIndex
@@ -73,9 +74,21 @@ class CachedJob:
     loader: JobLoader
     latest_update_time: float
     status: CacheStatus = CacheStatus.CACHING
-    wanted: threading.Event = field(default_factory=threading.Event)
     loads: int = 0  # load calls so far (the first one reads a small chunk)
     indexed: tuple | None = None  # (data, version) last handed to the persistent index
+
+
+def reload_pause(interval: float, storage_failures: int, pass_seconds: float) -> float | None:
+    """Seconds the reload thread waits after a pass that took ``pass_seconds``: passes start
+    ``interval`` apart, so new data waits at most one interval; after a pass longer than that,
+    a rest of ``limits.RELOAD_REST_SHARE`` of its time. None (only a wake-up) when ``interval``
+    is 0, load once."""
+    if interval <= 0:
+        return None
+    if storage_failures:
+        # An unreachable or throttling store is asked less and less often (exponential backoff).
+        interval = min(interval * 2 ** min(storage_failures - 1, 16), limits.MAX_STORE_BACKOFF_SECONDS)
+    return max(interval - pass_seconds, limits.RELOAD_REST_SHARE * pass_seconds)
 
 
 class DataManager:
@@ -149,6 +162,7 @@ class DataManager:
     def _run(self) -> None:
         first = True
         while not self._stop.is_set():
+            started = time.monotonic()
             try:
                 if not first:
                     self.refresh_briefs()
@@ -157,11 +171,7 @@ class DataManager:
             except Exception:  # the loop must survive any bad file or bug in one pass
                 logger.exception("reload pass failed")
             first = False
-            timeout = self.reload_interval if self.reload_interval > 0 else None
-            if self._storage_failures and timeout is not None:
-                # An unreachable or throttling store is asked less and less often (exponential backoff).
-                timeout = min(timeout * 2 ** min(self._storage_failures - 1, 16), limits.MAX_STORE_BACKOFF_SECONDS)
-            self._wake.wait(timeout)
+            self._wake.wait(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
             self._wake.clear()
 
     # -- brief list -------------------------------------------------------------------

@@ -94,6 +94,10 @@ FIRST_READ_CHUNK_BYTES = 256 * 1024  # first read of a newly cached job: its fir
 # the offset and a live log's new bytes come in one ranged GET (format/object_store.py).
 REMOTE_READ_AHEAD_BYTES = 64 * 1024
 MAX_STORE_BACKOFF_SECONDS = 60  # longest wait between listings of a store that keeps failing
+# After a reload pass that outlasts --reload-interval the next one starts after a rest of this
+# share of the pass's time: the loading thread never holds the GIL for more than 80% of the time,
+# so requests stay answered on a base dir whose pass takes longer than the interval.
+RELOAD_REST_SHARE = 0.25
 MAX_OPEN_REMOTE_READS = 16  # object-store files being read at once (a streamed GET each, at most)
 DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given up
 
