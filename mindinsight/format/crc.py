@@ -27,6 +27,8 @@ def masked_crc32c(data) -> int:
 
 
 _BYTE_VALUES = np.arange(256, dtype=np.uint8)
+_GATHER_ROWS = 1024  # rows up to which ``rows_crc32c`` gathers every varying byte at once
+_FEW_ROWS = 512  # rows up to which ``_varying_positions`` compares whole rows at once
 
 
 @functools.lru_cache(maxsize=4096)  # 1 KiB each
@@ -41,20 +43,39 @@ def _position_table(length: int, position: int) -> np.ndarray:
     return table
 
 
+@functools.lru_cache(maxsize=32)  # at most 256 positions x 1 KiB each
+def _stacked_tables(length: int, positions: tuple) -> np.ndarray:
+    """The tables of ``positions`` one after the other (uint32 x 256 per position)."""
+    return np.concatenate([_position_table(length, position) for position in positions])
+
+
 def rows_crc32c(buffer, offset: int, stride: int, count: int, length: int) -> np.ndarray:
     """Plain CRC-32C of ``count`` rows of ``length`` bytes, row i at ``offset + i * stride`` of
     ``buffer`` (uint32 array, equal to ``crc32c`` of each row)."""
     rows = np.ndarray((count, length), dtype=np.uint8, buffer=buffer, offset=offset, strides=(stride, 1))
     first = rows[0]
+    positions = _varying_positions(buffer, offset, stride, count, length)
+    if positions and count <= _GATHER_ROWS:
+        # One gather for all positions (fewer numpy calls; the index array grows with the rows):
+        # sum_p T_p[x_p ^ r_p] = sum_p T_p[x_p] ^ sum_p T_p[r_p], the first row's sum.
+        index = rows[:, positions].astype(np.intp)
+        index += np.arange(0, 256 * len(positions), 256, dtype=np.intp)
+        sums = np.bitwise_xor.reduce(_stacked_tables(length, tuple(positions))[index], axis=1)
+        sums ^= sums[0] ^ np.uint32(google_crc32c.value(first.tobytes()))
+        return sums
     crcs = np.full(count, google_crc32c.value(first.tobytes()), dtype=np.uint32)
-    for position in _varying_positions(buffer, offset, stride, count, length):
+    for position in positions:
         table = _position_table(length, position)[_BYTE_VALUES ^ first[position]]
         crcs ^= table[rows[:, position]]
     return crcs
 
 
 def _varying_positions(buffer, offset: int, stride: int, count: int, length: int) -> list:
-    """Byte positions where some row differs from the first, compared 8 bytes at a time."""
+    """Byte positions where some row differs from the first, compared 8 bytes at a time (a few
+    rows: all bytes in one call)."""
+    if count <= _FEW_ROWS:
+        rows = np.ndarray((count, length), dtype=np.uint8, buffer=buffer, offset=offset, strides=(stride, 1))
+        return np.flatnonzero(np.bitwise_or.reduce(rows ^ rows[0], axis=0)).tolist()
     positions = []
     words = length // 8
     if words:

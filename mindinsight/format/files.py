@@ -61,7 +61,12 @@ def resolve_inside(path: str, root: str) -> str | None:
         inside = normal is not None and (normal == root or normal.startswith(root + "/"))
         return normal if inside else None
     real = os.path.realpath(path)
-    return real if real == root or real.startswith(root.rstrip(os.sep) + os.sep) else None
+    return real if _lies_inside(real, root) else None
+
+
+def _lies_inside(real: str, root: str) -> bool:
+    """Whether the real path ``real`` is ``root`` or lies below it (both local real paths)."""
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _opened_path(fd: int) -> str | None:
@@ -87,8 +92,9 @@ def open_inside(path: str, root: str, max_bytes: int | None = None) -> BinaryIO:
         mode = os.fstat(fd)
         if not stat.S_ISREG(mode.st_mode):
             raise NotRegularFile(errno.EINVAL, "not a regular file", path)
+        # The kernel's path of the descriptor has every link resolved already: compared as it is.
         opened = _opened_path(fd)
-        if opened is not None and resolve_inside(opened, root) is None:
+        if opened is not None and not _lies_inside(opened, root):
             raise OutsideBaseDir(errno.EACCES, "outside the summary base dir", path)
         if max_bytes is not None and mode.st_size > max_bytes:
             raise FileTooLarge(errno.EFBIG, f"{mode.st_size} bytes, more than {max_bytes}", path)

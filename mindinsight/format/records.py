@@ -234,6 +234,7 @@ class RecordReader:
         headers = self._headers
         array = np.frombuffer(buf, dtype=np.uint8)
         probe_after = 0  # records to walk one by one before probing for a run again
+        misses = 0  # probes that found no run
         while True:
             if self._in_garbage:
                 found = self._resync(buf, array, pos, stream, file_size, final)
@@ -277,7 +278,10 @@ class RecordReader:
                 same &= np.ndarray((fit,), "<u4", buf, pos + 8, (size,)) == _HEADER.unpack_from(buf, pos)[1]
                 count = fit if same.all() else int(np.argmin(same))
                 if count < _MIN_RUN:
-                    probe_after = _MIN_RUN * 4
+                    # Back off gradually: a file's first records (other shapes) are often
+                    # followed by a long run at once.
+                    probe_after = min(2**misses - 1, _MIN_RUN * 4)
+                    misses = min(misses + 1, 6)  # 2**6 - 1 is past the longest wait
             else:
                 probe_after -= 1
             runs.append((pos + HEADER_BYTES, count, size, length))

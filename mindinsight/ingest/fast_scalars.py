@@ -21,6 +21,8 @@ columns. Anything else is decoded by the full protobuf parse; ``event_decoder`` 
 into the same per-tag columns, in the same order, as the full parse alone would produce.
 """
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +36,11 @@ _STEP_MAX_BYTES = 9  # 9 varint bytes hold 63 bits: the value is a non-negative 
 _FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES  # around each payload
 _MAX_BLOCKS = 8  # runs of one length handled in place; more are copied into one block
 _ALL_ONES = 0xFFFF_FFFF_FFFF_FFFF
+# Templates remembered across chunks and runs: (float key, length) entries, templates per
+# entry, and the longest payload remembered (the memory held stays a few MB at most).
+_KNOWN_LENGTHS = 64
+_TEMPLATES_PER_LENGTH = MAX_TEMPLATES
+_KNOWN_MAX_BYTES = 4096
 
 _KEY_WALL_TIME = 0x09  # field 1, wire type 1 (fixed64)
 _KEY_STEP = 0x10  # field 2, wire type 0 (varint)
@@ -101,6 +108,23 @@ class ScalarTemplate:
             for position in range(words * 8, self.length)
             if self.fixed[position]
         ]
+        # The fixed bytes as (start, stop, bytes) stretches, to check one payload in Python.
+        edges = np.flatnonzero(np.diff(np.concatenate(([False], self.fixed, [False])).astype(np.int8)))
+        payload = self.reference.tobytes()
+        self._stretches = [(start, stop, payload[start:stop]) for start, stop in zip(edges[::2], edges[1::2])]
+
+    def fits(self, payload: bytes) -> bool:
+        """Whether ``payload`` parses exactly like the template (``match`` for one record)."""
+        if len(payload) != self.length:
+            return False
+        for start, stop, expected in self._stretches:
+            if payload[start:stop] != expected:
+                return False
+        if self.step is not None:
+            last = self.step + self.step_bytes - 1
+            if payload[last] >= 0x80 or any(payload[index] < 0x80 for index in range(self.step, last)):
+                return False
+        return True
 
     def match(self, block: RowBlock) -> np.ndarray:
         """Bool per record of ``block``: does it parse exactly like the template?"""
@@ -206,6 +230,33 @@ def parse_template(payload: bytes, scalar_key: int = MINDSPORE_SCALAR_KEY) -> Sc
     return ScalarTemplate(end, reference, fixed, wall_time, step, step_bytes, np.array(floats, dtype=np.int64), tags)
 
 
+_known: OrderedDict = OrderedDict()  # (float key, length) -> recent templates, newest last
+_known_lock = threading.Lock()
+
+
+def template_for(payload: bytes, scalar_key: int = MINDSPORE_SCALAR_KEY) -> ScalarTemplate | None:
+    """``parse_template(payload, scalar_key)``, taken from the templates met before when one fits:
+    one writer's events share a few layouts, in every chunk and every run it wrote."""
+    key = (scalar_key, len(payload))
+    with _known_lock:
+        known = _known.get(key)
+        if known is not None:
+            _known.move_to_end(key)
+            for template in reversed(known):
+                if template.fits(payload):
+                    return template
+    template = parse_template(payload, scalar_key)
+    if template is not None and len(payload) <= _KNOWN_MAX_BYTES:
+        with _known_lock:
+            known = _known.setdefault(key, [])
+            known.append(template)
+            del known[:-_TEMPLATES_PER_LENGTH]
+            _known.move_to_end(key)
+            while len(_known) > _KNOWN_LENGTHS:
+                _known.popitem(last=False)
+    return template
+
+
 def blocks_of(buffer, offsets: np.ndarray, length: int) -> list:
     """Payloads at ``offsets`` (all ``length`` bytes long) of ``buffer`` as ``RowBlock`` s.
 
@@ -246,7 +297,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray, scala
         return matches, handled
     for length, indices in _length_groups(lengths):
         start = int(offsets[indices[0]])
-        template = parse_template(buffer[start : start + length], scalar_key)
+        template = template_for(buffer[start : start + length], scalar_key)
         if template is None:
             continue
         blocks = blocks_of(buffer, offsets[indices], length)
@@ -255,7 +306,7 @@ def match_segment(buffer: bytes, offsets: np.ndarray, lengths: np.ndarray, scala
             if attempt:
                 first = int(np.argmax(pending))
                 start = int(offsets[indices[first]])
-                template = parse_template(buffer[start : start + length], scalar_key)
+                template = template_for(buffer[start : start + length], scalar_key)
                 if template is None:
                     break
             for first_row, block in blocks:

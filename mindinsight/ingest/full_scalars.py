@@ -401,11 +401,12 @@ class FullScalarBudget:
         self._lock = threading.RLock()
         self._jobs: OrderedDict[int, weakref.ref] = OrderedDict()  # least recently used first
         self._bytes: dict[int, int] = {}
+        self._total = 0  # sum of ``_bytes``, kept as it changes (not summed over every job per charge)
 
     @property
     def total(self) -> int:
         with self._lock:
-            return sum(self._bytes.values())
+            return self._total
 
     def held(self, job: JobScalars) -> int:
         with self._lock:
@@ -415,13 +416,14 @@ class FullScalarBudget:
         key = id(job)
         with self._lock:
             self._jobs[key] = weakref.ref(job)
+            self._total -= self._bytes.get(key, 0)
             self._bytes[key] = 0
         weakref.finalize(job, self._forget, key)
 
     def _forget(self, key: int) -> None:
         with self._lock:
             self._jobs.pop(key, None)
-            self._bytes.pop(key, None)
+            self._total -= self._bytes.pop(key, 0)
 
     def touch(self, job: JobScalars) -> None:
         with self._lock:
@@ -435,8 +437,9 @@ class FullScalarBudget:
             if key not in self._jobs:
                 return
             self._bytes[key] += added
+            self._total += added
             self._jobs.move_to_end(key)
-            while self._jobs and sum(self._bytes.values()) > self.max_bytes:
+            while self._jobs and self._total > self.max_bytes:
                 victim_key = next(iter(self._jobs))
                 victim = self._jobs[victim_key]()
                 self._forget(victim_key)

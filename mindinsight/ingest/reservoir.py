@@ -50,8 +50,14 @@ class Reservoir:
         self._body = self._empty()  # all kept samples but the latest (unordered)
         self._latest = self._empty()  # 0 or 1 sample: the largest step kept
         self._offered_to_body = 0  # samples ever offered to the body (Algorithm R's t)
-        self._rng = np.random.default_rng(0)
+        self._generator = None  # made when first thinning (many tags never need it)
         self._sorted_cache = None
+
+    @property
+    def _rng(self) -> "np.random.Generator":
+        if self._generator is None:
+            self._generator = np.random.default_rng(0)
+        return self._generator
 
     def _empty(self) -> dict:
         return {name: np.empty(0, dtype=dtype) for name, dtype in self._dtypes.items()}
