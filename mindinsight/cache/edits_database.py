@@ -24,11 +24,6 @@ import os
 import threading
 from pathlib import Path
 
-from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, Text, create_engine, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DataError, SQLAlchemyError
-
 from mindinsight.cache.added_info import AddedInfoFile, StoreNotice
 from mindinsight.conf import limits
 from mindinsight.errors import LineageAddedInfoStoreError, LineageEditsDatabaseError, LineageParamValueError
@@ -38,31 +33,14 @@ logger = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().parent / "edits_migrations"
 ADDED_INFO_KEYS = ("tag", "remark")
 
-_metadata = MetaData()
-# What the queries need of the tables the migrations make (the migrations are the schema).
-ADDED_INFO = Table(
-    "mindinsight_added_info",
-    _metadata,
-    Column("train_id", Text, primary_key=True),
-    Column("tag", Integer),
-    Column("remark", Text),
-    Column("updated_at"),
-)
-EDITS_VERSION = Table(
-    "mindinsight_edits_version", _metadata, Column("id", Integer, primary_key=True), Column("version", BigInteger)
-)
-IMPORTED_FILES = Table("mindinsight_imported_files", _metadata, Column("path", Text, primary_key=True))
-
 
 class EditsDatabase:
     """Tags and remarks at ``url``; ``legacy_json`` is the workspace's JSON store to import once."""
 
     def __init__(self, url: str, legacy_json: str):
-        self.url = make_url(url)
-        if self.url.drivername == "postgresql":
-            self.url = self.url.set(drivername="postgresql+psycopg")
-        self.display = _display(self.url, os.path.dirname(os.path.dirname(legacy_json)))
-        self._engine = create_engine(self.url, pool_pre_ping=True, connect_args=_connect_args(self.url))
+        self._url_text = url
+        self._workspace = os.path.dirname(os.path.dirname(legacy_json))
+        self._sql = None  # edits_tables, imported by the first use of the database
         self._legacy = AddedInfoFile(legacy_json)
         self._lock = threading.Lock()  # the cache and the versions
         self._setup_lock = threading.Lock()  # one migration and import at a time
@@ -73,6 +51,18 @@ class EditsDatabase:
         self._failure: StoreNotice | None = None
         self._polling = False  # the lineage thread has begun reading the edits
         self._first_poll = threading.Event()  # ... and its first attempt has ended
+
+    def _tables(self):
+        """``edits_tables`` with this database's URL, engine and display name set up (once)."""
+        with self._setup_lock:
+            if self._sql is None:
+                from mindinsight.cache import edits_tables
+
+                self.url = edits_tables.database_url(self._url_text)
+                self.display = edits_tables.display(self.url, self._workspace)
+                self._engine = edits_tables.engine_of(self.url)
+                self._sql = edits_tables
+        return self._sql
 
     @property
     def notice(self) -> StoreNotice | None:
@@ -90,6 +80,10 @@ class EditsDatabase:
                 self._cache = dict(self._legacy.all())
             return self._cache
 
+    def expect_first_poll(self) -> None:
+        """Make ``all()`` wait for the first ``poll()`` (the lineage thread's, about to come)."""
+        self._polling = True
+
     def poll(self) -> None:
         """Reach the database (migrate, import) if not yet done; read the edits again if the counter moved."""
         self._polling = True
@@ -99,15 +93,17 @@ class EditsDatabase:
             self._first_poll.set()
 
     def _poll(self) -> None:
+        sql = self._tables()
         try:
             self._ensure_ready()
             with self._engine.connect() as connection:
-                version = _counter(connection)
+                version = sql.counter(connection)
                 if version == self._version:
                     self._recovered()
                     return
-                rows = connection.execute(select(ADDED_INFO.c.train_id, ADDED_INFO.c.tag, ADDED_INFO.c.remark)).all()
-        except SQLAlchemyError as error:
+                added_info = sql.ADDED_INFO.c
+                rows = connection.execute(sql.select(added_info.train_id, added_info.tag, added_info.remark)).all()
+        except sql.SQLAlchemyError as error:
             self._fail(error)
             return
         except (LineageAddedInfoStoreError, LineageEditsDatabaseError):
@@ -124,18 +120,20 @@ class EditsDatabase:
         Raises ``LineageEditsDatabaseError`` when the database cannot be reached or refuses
         (nothing changed), ``LineageAddedInfoStoreError`` while the JSON store cannot be imported.
         """
+        sql = self._tables()
         self._ensure_ready()
         given = {key: values[key] for key in ADDED_INFO_KEYS if key in values}
+        added_info = sql.ADDED_INFO.c
         try:
             with self._engine.begin() as connection:
-                _upsert(connection, [{"train_id": train_id, **given}], update_keys=tuple(given))
-                version = _bump(connection)
+                sql.upsert(connection, [{"train_id": train_id, **given}], update_keys=tuple(given))
+                version = sql.bump(connection)
                 row = connection.execute(
-                    select(ADDED_INFO.c.tag, ADDED_INFO.c.remark).where(ADDED_INFO.c.train_id == train_id)
+                    sql.select(added_info.tag, added_info.remark).where(added_info.train_id == train_id)
                 ).one()
-        except DataError as error:  # a value this database cannot hold (PostgreSQL: a NUL character)
-            raise LineageParamValueError(f"The remark cannot be stored: {_reason(error)}.") from None
-        except SQLAlchemyError as error:
+        except sql.DataError as error:  # a value this database cannot hold (PostgreSQL: a NUL character)
+            raise LineageParamValueError(f"The remark cannot be stored: {sql.reason(error)}.") from None
+        except sql.SQLAlchemyError as error:
             raise self._fail(error) from None
         info = _info(row.tag, row.remark)
         with self._lock:
@@ -149,6 +147,7 @@ class EditsDatabase:
     def _ensure_ready(self) -> None:
         if self._ready:
             return
+        sql = self._tables()
         with self._setup_lock:
             if self._ready:
                 return
@@ -156,18 +155,12 @@ class EditsDatabase:
             try:
                 if self.url.get_backend_name() == "sqlite" and self.url.database:
                     os.makedirs(os.path.dirname(self.url.database), exist_ok=True)
-                # Alembic is imported here, in the lineage thread, not while the app starts (0.2 s).
-                from alembic import command
-                from alembic.config import Config
-
                 with self._engine.begin() as connection:
-                    config = Config()
-                    config.set_main_option("script_location", str(MIGRATIONS))
-                    config.attributes["connection"] = connection
-                    command.upgrade(config, "head")
+                    if not sql.at_head(connection):
+                        _upgrade(connection)
                 if legacy is not None:
                     self._import(legacy)
-            except (SQLAlchemyError, OSError) as error:
+            except (sql.SQLAlchemyError, OSError) as error:
                 raise self._fail(error) from None
             self._ready = True
 
@@ -192,20 +185,23 @@ class EditsDatabase:
                 row["remark"] = info["remark"]
             rows.append(row)
         path = os.path.realpath(self._legacy.path)
+        sql = self._sql
         with self._engine.begin() as connection:
-            marked = connection.execute(_insert(connection)(IMPORTED_FILES).values(path=path).on_conflict_do_nothing())
+            marked = connection.execute(
+                sql.insert(connection)(sql.IMPORTED_FILES).values(path=path).on_conflict_do_nothing()
+            )
             if marked.rowcount == 0:
                 return  # imported before (or by another server just now)
             if rows:
-                _upsert(connection, rows, update_keys=())
-            _bump(connection)
+                sql.upsert(connection, rows, update_keys=())
+            sql.bump(connection)
         logger.info("imported the tags and remarks of %d jobs from %s into %s", len(rows), path, self.display)
 
     # -- notices --------------------------------------------------------------------------
 
     def _fail(self, error: Exception) -> LineageEditsDatabaseError:
         """Record (and log once) that the database cannot be used (``unreachable``); the error refusing an edit."""
-        reason = _reason(error)
+        reason = self._sql.reason(error)
         notice = StoreNotice("unreachable", self.display, reason)
         if self._failure is None or (self._failure.store, self._failure.reason) != (notice.store, reason):
             logger.error("the tags and remarks in %s cannot be used (%s): edits are refused", self.display, reason)
@@ -218,57 +214,18 @@ class EditsDatabase:
             self._failure = None
 
 
-def _reason(error: Exception) -> str:
-    """The first line of the driver's message (SQLAlchemy's own adds the statement and a link)."""
-    cause = getattr(error, "orig", None) or error
-    return (getattr(cause, "strerror", None) or str(cause)).strip().splitlines()[0]
+def _upgrade(connection) -> None:
+    """Run the migrations up to the newest on ``connection``.
 
+    Alembic (0.3 s of imports) is imported only here: a restart on a database already there skips it.
+    """
+    from alembic import command
+    from alembic.config import Config
 
-def _display(url, workspace: str) -> str:
-    """The database as users read it: the SQLite file inside the workspace, else the URL without password."""
-    if url.get_backend_name() == "sqlite" and url.database:
-        database = os.path.realpath(url.database)
-        if database.startswith(os.path.realpath(workspace) + os.sep):
-            return os.path.relpath(database, os.path.realpath(workspace))
-        return database
-    return url.set(drivername=url.get_backend_name()).render_as_string(hide_password=True)
-
-
-def _connect_args(url) -> dict:
-    if url.get_backend_name() == "postgresql":
-        timeout_ms = limits.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000
-        return {
-            "connect_timeout": limits.DATABASE_CONNECT_TIMEOUT_SECONDS,
-            "options": f"-c statement_timeout={timeout_ms}",
-        }
-    return {"timeout": limits.DATABASE_STATEMENT_TIMEOUT_SECONDS}
-
-
-def _insert(connection):
-    return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
-
-
-def _upsert(connection, rows: list[dict], update_keys: tuple) -> None:
-    """Insert ``rows``; an existing row gets ``update_keys`` replaced (none: it is kept as it is)."""
-    statement = _insert(connection)(ADDED_INFO).values(rows)
-    if update_keys:
-        changes = {key: statement.excluded[key] for key in update_keys}
-        statement = statement.on_conflict_do_update(
-            index_elements=[ADDED_INFO.c.train_id], set_={**changes, "updated_at": func.now()}
-        )
-    else:
-        statement = statement.on_conflict_do_nothing(index_elements=[ADDED_INFO.c.train_id])
-    connection.execute(statement)
-
-
-def _bump(connection) -> int:
-    """Raise the change counter (its row lock orders concurrent edits); the new value."""
-    connection.execute(update(EDITS_VERSION).where(EDITS_VERSION.c.id == 1).values(version=EDITS_VERSION.c.version + 1))
-    return _counter(connection)
-
-
-def _counter(connection) -> int:
-    return connection.execute(select(EDITS_VERSION.c.version).where(EDITS_VERSION.c.id == 1)).scalar_one()
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
 
 
 def _info(tag, remark) -> dict:
