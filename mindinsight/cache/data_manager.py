@@ -130,6 +130,7 @@ class DataManager:
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._first_pass = threading.Event()  # the loader thread's first pass has ended
         self._thread: threading.Thread | None = None
         self._generation = 0
         self.derived = DerivedValues()  # values derived from tags' samples, for the services
@@ -153,6 +154,10 @@ class DataManager:
         self._thread = threading.Thread(target=self._run, name="mindinsight-loader", daemon=True)
         self._thread.start()
 
+    def wait_first_pass(self, timeout: float) -> bool:
+        """Wait until the loader thread's first pass has ended (at most ``timeout`` s); whether it has."""
+        return self._first_pass.wait(timeout)
+
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
@@ -171,6 +176,7 @@ class DataManager:
             except Exception:  # the loop must survive any bad file or bug in one pass
                 logger.exception("reload pass failed")
             first = False
+            self._first_pass.set()
             self._wake.wait(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
             self._wake.clear()
 

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.edits_database import EditsDatabase
 from mindinsight.cache.tb_lineage import HParamsRuns
+from mindinsight.conf import limits
 from mindinsight.format import naming
 from mindinsight.ingest.discovery import SummaryDirInfo, job_files, real_root
 from mindinsight.ingest.lineage import LineageDicts, lineage_dicts, parse_lineage_files
@@ -82,6 +83,12 @@ class LineageStore:
         thread.start()
 
     def _run(self, interval: float) -> None:
+        # The jobs' first loading pass goes first: on a restart it serves the first charts from
+        # the index in a fraction of a second, which this thread's first work (importing
+        # SQLAlchemy, reading the edits, parsing lineage) would double by taking the GIL.
+        # A lineage answer meanwhile waits for the edits' first read as it would for this one.
+        self.added_info.expect_first_poll()
+        self.manager.wait_first_pass(limits.LINEAGE_START_WAIT_SECONDS)
         while True:
             # Never in a query: a database that is down delays only this thread.
             self.added_info.poll()

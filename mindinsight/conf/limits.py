@@ -146,6 +146,8 @@ DATABASE_CONNECT_TIMEOUT_SECONDS = 3
 DATABASE_STATEMENT_TIMEOUT_SECONDS = 10
 # A lineage answer right after start waits at most this long for the edits' first read.
 DATABASE_FIRST_READ_WAIT_SECONDS = 5
+# The lineage thread starts its work once the jobs' first loading pass has ended, or after this long.
+LINEAGE_START_WAIT_SECONDS = 1.0
 
 
 def steps_per_tag(plugin: PluginName) -> int:
