@@ -1,6 +1,15 @@
-"""Find the gunicorn processes that serve MindInsight on a port."""
+"""Find the gunicorn processes that serve MindInsight on a port.
 
-import psutil
+psutil is imported by the functions that need it: ``mindinsight start`` calls none of them
+unless its port is taken, and starts the server sooner without the import.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import psutil
 
 # gunicorn is started with this app target; `stop` recognises our processes by it.
 APP_TARGET = "mindinsight.backend.application:create_server()"
@@ -8,6 +17,8 @@ APP_TARGET = "mindinsight.backend.application:create_server()"
 
 def listening_pids(port: int) -> set[int]:
     """Pids of this user's processes holding a LISTEN socket on ``port`` (any address)."""
+    import psutil
+
     pids = set()
     for conn in psutil.net_connections(kind="inet"):
         if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port and conn.pid:
@@ -26,6 +37,8 @@ def is_port_listening(host: str, port: int) -> bool:
 
 
 def _is_ours(proc: psutil.Process) -> bool:
+    import psutil
+
     try:
         return APP_TARGET in " ".join(proc.cmdline())
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
@@ -38,6 +51,8 @@ def server_processes(port: int) -> list[psutil.Process]:
     The worker owns the listening socket as much as the master does; climb from any owner
     to the topmost ancestor that is still ours, then take that process and its children.
     """
+    import psutil
+
     masters = {}
     for pid in listening_pids(port):
         try:
@@ -63,6 +78,8 @@ def server_processes(port: int) -> list[psutil.Process]:
 
 def setting_of(proc: psutil.Process, name: str) -> str | None:
     """A setting a running server was started with (its ``MINDINSIGHT_<NAME>`` variable)."""
+    import psutil
+
     from mindinsight.conf.settings import ENV_PREFIX
 
     try:

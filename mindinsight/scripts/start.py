@@ -12,7 +12,6 @@ address (``?token=``). The start log file gets the address without it.
 """
 
 import dataclasses
-import http.client
 import os
 import secrets
 import subprocess
@@ -167,6 +166,8 @@ def _spawn_gunicorn(settings: Settings, paths: dict[str, Path]) -> subprocess.Po
 
 
 def _wait_until_serving(settings: Settings, process: subprocess.Popen) -> bool:
+    import http.client  # here, while the server boots on another core, not before spawning it
+
     deadline = time.monotonic() + limits.START_TIMEOUT_SECONDS
     path = settings.url_path_prefix + "/v1/mindinsight/ui-config"
     headers = {"Authorization": f"Bearer {settings.token}"} if settings.token else {}
