@@ -130,6 +130,8 @@ class DataManager:
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._listed = threading.Event()  # the loader thread's first listing has ended
+        self._listing_error: Exception | None = None  # what that listing raised
         self._first_pass = threading.Event()  # the loader thread's first pass has ended
         self._thread: threading.Thread | None = None
         self._generation = 0
@@ -148,11 +150,19 @@ class DataManager:
 
     # -- lifecycle ----------------------------------------------------------------------
 
-    def start(self) -> None:
-        """List jobs now, then load in a background thread."""
-        self.refresh_briefs()
+    def start(self, wait_listed: bool = True) -> None:
+        """List jobs, then load them, in a background thread; with ``wait_listed``, return once
+        the jobs are listed (else ``wait_listed()`` does, before anyone is answered)."""
         self._thread = threading.Thread(target=self._run, name="mindinsight-loader", daemon=True)
         self._thread.start()
+        if wait_listed:
+            self.wait_listed()
+
+    def wait_listed(self) -> None:
+        """Block until the loader thread has listed the jobs once; raise what that listing raised."""
+        self._listed.wait()
+        if self._listing_error is not None:
+            raise self._listing_error
 
     def wait_first_pass(self, timeout: float) -> bool:
         """Wait until the loader thread's first pass has ended (at most ``timeout`` s); whether it has."""
@@ -165,20 +175,29 @@ class DataManager:
             self._thread.join(timeout=10)
 
     def _run(self) -> None:
-        first = True
         while not self._stop.is_set():
             started = time.monotonic()
             try:
-                if not first:
-                    self.refresh_briefs()
+                self._list_jobs()
                 if not self._storage_failures:  # no reads from a store that cannot even be listed
                     self.load_pass()
             except Exception:  # the loop must survive any bad file or bug in one pass
                 logger.exception("reload pass failed")
-            first = False
             self._first_pass.set()
             self._wake.wait(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
             self._wake.clear()
+
+    def _list_jobs(self) -> None:
+        if self._listed.is_set():
+            self.refresh_briefs()
+            return
+        try:
+            self.refresh_briefs()
+        except Exception as error:
+            self._listing_error = error  # the server does not start without its first listing
+            raise
+        finally:
+            self._listed.set()
 
     # -- brief list -------------------------------------------------------------------
 

@@ -148,6 +148,9 @@ DATABASE_STATEMENT_TIMEOUT_SECONDS = 10
 DATABASE_FIRST_READ_WAIT_SECONDS = 5
 # The lineage thread starts its work once the jobs' first loading pass has ended, or after this long.
 LINEAGE_START_WAIT_SECONDS = 1.0
+# While the worker builds the app, beside the loader thread's first listing and index restore,
+# the GIL changes hands this often (Python's default: 5 ms; backend/application.py).
+START_SWITCH_INTERVAL_SECONDS = 0.0005
 
 
 def steps_per_tag(plugin: PluginName) -> int:
