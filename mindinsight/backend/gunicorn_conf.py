@@ -21,6 +21,11 @@ from mindinsight.backend.access_log import TokenHidingLogger
 from mindinsight.conf import limits
 from mindinsight.conf.settings import Settings
 
+# Nothing of ours calls BLAS, yet at import numpy's OpenBLAS starts a thread for each further
+# core, which spins for tens of ms on the core the data manager's thread restores the index on.
+# Set here, in the master, before the worker imports numpy; a value already given wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 worker_class = "asgi"
 asgi_loop = "auto"  # uvloop when installed (a dependency), else asyncio
 workers = 1

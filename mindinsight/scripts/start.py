@@ -13,7 +13,6 @@ address (``?token=``). The start log file gets the address without it.
 
 import dataclasses
 import os
-import secrets
 import subprocess
 import sys
 import time
@@ -48,6 +47,8 @@ def with_token(settings: Settings) -> Settings:
     """``settings`` with a new random access token when bound beyond loopback without one."""
     if settings.token or is_loopback(settings.host):
         return settings
+    import secrets  # only here: with hmac and OpenSSL's hashes it delays every other start by ~4 ms
+
     return dataclasses.replace(settings, token=secrets.token_urlsafe(limits.GENERATED_TOKEN_BYTES))
 
 
