@@ -101,14 +101,19 @@ def create_server():
     # Start-up allocates a few hundred thousand objects that all stay (modules, classes,
     # routes): the cyclic collector would walk them again and again for nothing meanwhile.
     gc.disable()
-    # The loader thread lets go of the GIL at every file, SQLite and numpy call, and the
-    # imports here would keep it for the whole default 5 ms each time: switched sooner, the
-    # listing and the restore go on beside them instead of after them.
     switch_interval = sys.getswitchinterval()
-    sys.setswitchinterval(limits.START_SWITCH_INTERVAL_SECONDS)
     try:
         settings = Settings.from_env()
         manager = create_data_manager(settings)
+        from mindinsight.cache import job_index
+
+        if os.path.exists(job_index.index_path(settings.workspace, settings.summary_base_dir)):
+            # A restart: the loader thread lets go of the GIL at every file, SQLite and numpy
+            # call of its restore, and the imports here would keep it for the whole default 5 ms
+            # each time; switched sooner, the restore goes on beside them instead of after them.
+            # Not on a first start: there the thread decodes logs, and sharing more with it
+            # would only delay the first answer.
+            sys.setswitchinterval(limits.START_SWITCH_INTERVAL_SECONDS)
         manager.start(wait_listed=False)
         app = _web_app(settings, manager)
         server = create_asgi_app(app)
