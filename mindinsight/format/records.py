@@ -152,9 +152,12 @@ class RecordReader:
         self.offset = offset
         self.verify_crc = verify_crc
         self.chunk_bytes = chunk_bytes
-        self.file_size = 0  # size, mtime and inode at the last read (``files.opened_stat``)
+        self.file_size = 0  # size, mtime, inode and ETag at the last read (``files.opened_stat``)
         self.mtime_ns = 0
         self.inode: int | None = None
+        # An object store's ETag ("" on a local disk): its modification times have whole seconds,
+        # so an object replaced by one of the same size within a second is told only by it.
+        self.etag = ""
         self._tail = b""  # the bytes just before ``offset`` as last read
         self._in_garbage = False  # resynchronising after a damaged header
         self._headers: dict = {}  # 12 header bytes -> payload length, for valid headers
@@ -169,6 +172,7 @@ class RecordReader:
             "file_size": self.file_size,
             "mtime_ns": self.mtime_ns,
             "inode": self.inode,
+            "etag": self.etag,
             "tail": self._tail.hex(),
         }
 
@@ -177,6 +181,7 @@ class RecordReader:
         self.offset, self.file_size = int(state["offset"]), int(state["file_size"])
         self.mtime_ns = int(state["mtime_ns"])
         self.inode = None if state["inode"] is None else int(state["inode"])
+        self.etag = str(state.get("etag", ""))
         self._tail = bytes.fromhex(state["tail"])
 
     def read(self, max_bytes: int | None = None, final: bool = False) -> ReadBatch:
@@ -193,6 +198,7 @@ class RecordReader:
                 return batch
             size = stat.st_size
             self.file_size, self.mtime_ns, self.inode = size, stat.st_mtime_ns, stat.st_ino
+            self.etag = getattr(stat, "etag", "")
             start = self.offset
             first = True
             while self.offset < size and budget > 0:
@@ -219,7 +225,9 @@ class RecordReader:
             return False
         if stat.st_ino != self.inode or stat.st_size < self.offset:
             return True
-        if stat.st_size == self.file_size and stat.st_mtime_ns != self.mtime_ns:
+        if stat.st_size == self.file_size and (
+            stat.st_mtime_ns != self.mtime_ns or getattr(stat, "etag", "") != self.etag
+        ):
             return True
         tail = self._tail
         return bool(tail) and read_at(stream, len(tail), self.offset - len(tail)) != tail

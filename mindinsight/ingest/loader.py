@@ -295,8 +295,8 @@ class JobLoader:
                 series.reader = RecordReader(file.path, verify_crc=self.verify_crc, root=self.root)
             reader = series.reader
             final = name != newest or now - file.mtime > limits.DAMAGED_FILE_AGE_SECONDS
-            listed = (file.inode, file.size, file.mtime_ns)
-            unchanged = listed == (reader.inode, reader.file_size, reader.mtime_ns)
+            listed = (file.inode, file.size, file.mtime_ns, file.etag)
+            unchanged = listed == (reader.inode, reader.file_size, reader.mtime_ns, reader.etag)
             # A partial record already seen, in a file unchanged since, is not fetched again (on
             # an object store every read is a request).
             waiting = unchanged and series.waiting == (reader.offset, final)
