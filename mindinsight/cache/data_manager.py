@@ -13,8 +13,9 @@ How the loading thread and the requests share the one server process:
 
 * Threads: one loading thread (``_run``: ``refresh_briefs`` then ``load_pass``, each pass
   starting ``reload_interval`` s after the previous one started (after a short rest when a pass
-  took longer: ``reload_pause``), or at once when ``cache_train_job`` wakes it) and the request
-  threads (the event loop thread and the serving pool). They share one interpreter, so one
+  took longer: ``reload_pause``), or at once when ``cache_train_job`` wakes it; between passes
+  it reads on in the live jobs: ``follow_live_jobs``) and the request threads (the event loop
+  thread and the serving pool). They share one interpreter, so one
   GIL.
 * Locks: ``self._lock`` guards only the brief list and the job table; it is held for
   bookkeeping (never while a file is read or decoded), so a request waits at most for a
@@ -46,7 +47,7 @@ from mindinsight.cache.job_index import JobIndex
 from mindinsight.cache.memo import DerivedValues
 from mindinsight.conf import limits
 from mindinsight.format.files import mount_base_dir, refresh_listing
-from mindinsight.format.object_store import StoreUnavailable
+from mindinsight.format.object_store import StoreUnavailable, is_remote
 from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, job_files, scan_summary_dirs
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.loader import JobLoader
@@ -76,6 +77,7 @@ class CachedJob:
     status: CacheStatus = CacheStatus.CACHING
     loads: int = 0  # load calls so far (the first one reads a small chunk)
     indexed: tuple | None = None  # (data, version) last handed to the persistent index
+    grew_at: float = 0.0  # wall time a load last found new bytes of it
 
 
 def reload_pause(interval: float, storage_failures: int, pass_seconds: float) -> float | None:
@@ -184,8 +186,57 @@ class DataManager:
             except Exception:  # the loop must survive any bad file or bug in one pass
                 logger.exception("reload pass failed")
             self._first_pass.set()
-            self._wake.wait(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
+            self._rest(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
+
+    def _rest(self, seconds: float | None) -> None:
+        """Wait ``seconds`` (None: until woken) for the next pass; meanwhile follow the live jobs
+        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval (local base dirs only: a
+        store's files are seen as of its listing, which only a pass takes)."""
+        if seconds is None or is_remote(self.summary_base_dir):
+            self._wake.wait(seconds)
             self._wake.clear()
+            return
+        deadline = time.monotonic() + seconds
+        period = limits.LIVE_FOLLOW_SHARE * self.reload_interval
+        while not self._stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0 or self._wake.wait(min(left, period)):
+                break
+            try:
+                self.follow_live_jobs()
+            except Exception:  # as a pass: one bad file or bug must not end the loop
+                logger.exception("following the live jobs failed")
+        self._wake.clear()
+
+    def follow_live_jobs(self) -> int:
+        """Read the new bytes of the live jobs: fully read ones with a summary file written in the
+        last ``limits.LIVE_JOB_SECONDS`` (at most ``limits.MAX_LIVE_JOBS``, the latest written).
+        A job that fails or has more to read is left to the next pass. Returns the jobs followed."""
+        since = time.time() - limits.LIVE_JOB_SECONDS
+        with self._lock:
+            live = []
+            for train_id, job in self._jobs.items():
+                brief = self._briefs.get(train_id)
+                written = max(job.grew_at, brief.update_time if brief else 0.0)
+                if job.status is CacheStatus.CACHED and written >= since:
+                    live.append((written, train_id, job))
+        live.sort(key=lambda item: item[0], reverse=True)
+        followed = 0
+        for _written, train_id, job in live[: limits.MAX_LIVE_JOBS]:
+            if self._stop.is_set() or job.loader.data.full_scalars.reread_wanted:
+                continue
+            before = self._visible_state(job)
+            try:
+                result = job.loader.load(self.chunk_bytes)
+            except Exception:
+                logger.exception("following %s failed; the next pass reads it", train_id)
+                continue
+            followed += 1
+            if result.bytes_read:
+                job.grew_at = time.time()
+            if self._visible_state(job) != before:
+                self._changed()
+        return followed
 
     def _list_jobs(self) -> None:
         if self._listed.is_set():
@@ -305,6 +356,8 @@ class DataManager:
                 try:
                     result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
                     job.loads += 1
+                    if result.bytes_read and job.status is CacheStatus.CACHED:
+                        job.grew_at = time.time()  # read in full before, and growing: live
                 except Exception:
                     logger.exception("loading %s failed; dropping it from the cache", train_id)
                     with self._lock:

@@ -98,6 +98,13 @@ MAX_STORE_BACKOFF_SECONDS = 60  # longest wait between listings of a store that 
 # share of the pass's time: the loading thread never holds the GIL for more than 80% of the time,
 # so requests stay answered on a base dir whose pass takes longer than the interval.
 RELOAD_REST_SHARE = 0.25
+# Between reload passes the loading thread reads on in the live jobs (a summary file written in
+# the last LIVE_JOB_SECONDS; at most MAX_LIVE_JOBS, the most recently written) every
+# LIVE_FOLLOW_SHARE of --reload-interval: a running training's new steps show within a fraction
+# of the interval, for one directory listing per live job and follow-up.
+LIVE_JOB_SECONDS = 60
+LIVE_FOLLOW_SHARE = 0.25
+MAX_LIVE_JOBS = 16
 MAX_OPEN_REMOTE_READS = 16  # object-store files being read at once (a streamed GET each, at most)
 DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given up
 

@@ -2,6 +2,7 @@
 waits at most one interval (issue #20, a live run); a pass longer than the interval is followed
 after a short rest, not at once, so requests keep their share of the interpreter."""
 
+import os
 import threading
 import time
 
@@ -9,6 +10,7 @@ import pytest
 
 from mindinsight.cache.data_manager import DataManager, reload_pause
 from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
 from mindinsight.summary.writer import SummaryWriter
 
 
@@ -68,3 +70,60 @@ def test_a_pass_longer_than_the_interval_is_followed_after_a_short_rest(tmp_path
     # a quarter of the pass (0.3 s).
     assert 0.25 < second_start - first_end < 0.6
     assert manager.job_data("./run") is not None
+
+
+class CountedPasses(DataManager):
+    """A data manager counting its load passes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pass_count = 0
+
+    def load_pass(self) -> None:
+        super().load_pass()
+        self.pass_count += 1
+
+
+def last_step(manager: DataManager, train_id: str) -> int | None:
+    data = manager.job_data(train_id)
+    samples = None if data is None else data.samples(PluginName.SCALAR, "loss/scalar")
+    return None if samples is None else int(samples["step"].max())
+
+
+def test_a_live_job_is_read_on_between_passes(tmp_path):
+    """A job written to while the server runs shows its new steps well within one reload
+    interval, before the next pass: the loading thread follows it in between."""
+    job = tmp_path / "run"
+    job.mkdir()
+    writer = SummaryWriter(str(job))
+    writer.add_scalar("loss", 1.0, 1)
+    writer.flush()
+    manager = CountedPasses(str(tmp_path), reload_interval=8)  # followed every 2 s
+    manager.start()
+    try:
+        assert manager.wait_first_pass(10)
+        assert last_step(manager, "./run") == 1
+        writer.add_scalar("loss", 0.5, 2)
+        writer.flush()
+        deadline = time.monotonic() + 6
+        while last_step(manager, "./run") != 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert last_step(manager, "./run") == 2
+        assert manager.pass_count == 1
+    finally:
+        manager.stop()
+        writer.close()
+
+
+def test_only_recently_written_jobs_are_followed(tmp_path):
+    for name, age in (("new", 0), ("old", limits.LIVE_JOB_SECONDS + 60)):
+        (tmp_path / name).mkdir()
+        with SummaryWriter(str(tmp_path / name)) as writer:
+            writer.add_scalar("loss", 1.0, 1)
+        if age:
+            for file in (tmp_path / name).iterdir():
+                stamp = time.time() - age
+                os.utime(file, (stamp, stamp))
+    manager = DataManager(str(tmp_path), reload_interval=1)
+    manager.load_all_now()
+    assert manager.follow_live_jobs() == 1  # "new" only
