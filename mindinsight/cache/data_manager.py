@@ -129,6 +129,9 @@ class DataManager:
         # Base-dir entries the last scan read when it stopped at limits.MAX_SCAN_COUNT, else None.
         self.scan_stopped_at: int | None = None
         self._jobs: OrderedDict[str, CachedJob] = OrderedDict()
+        # The files of each cached job as the last listing found them, for the pass right after
+        # it (each taken once): a job dir is listed once per pass, not again by its loader.
+        self._listed_files: dict[str, dict] = {}
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -277,6 +280,7 @@ class DataManager:
             for info in newest[: min(self.capacity, self.preload)]:
                 if info.train_id not in self._jobs:
                     self._add_job(info.train_id, info.update_time)
+            self._listed_files = {train_id: scan.files[train_id] for train_id in self._jobs if train_id in scan.files}
             self.brief_status = BriefStatus.LOADED
             if before != (infos, list(self._jobs), self.brief_status, self.scan_stopped_at):
                 self._changed()
@@ -351,10 +355,11 @@ class DataManager:
                     # Its full scalar points went for the memory bound and a request asked for them.
                     job.loader.reset()
                     job.loads, job.status = 0, CacheStatus.CACHING
-                if job.loads == 0 and self._restore(train_id, job):
+                listed = self._listed_files.pop(train_id, None)
+                if job.loads == 0 and self._restore(train_id, job, listed):
                     job.loads = 1  # resumed where the index left it: read on in full chunks
                 try:
-                    result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes)
+                    result = job.loader.load(self.first_chunk_bytes if job.loads == 0 else self.chunk_bytes, listed)
                     job.loads += 1
                     if result.bytes_read and job.status is CacheStatus.CACHED:
                         job.grew_at = time.time()  # read in full before, and growing: live
@@ -380,16 +385,18 @@ class DataManager:
                 joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
                 visited.update(t for t, _ in joined)
                 pending = [(t, j) for t, j in still + joined if self._jobs.get(t) is j]
+        self._listed_files = {}  # what was not taken is stale by the next pass
 
-    def _restore(self, train_id: str, job: CachedJob) -> bool:
-        """Take the job's index entry when every file it read is still there, unchanged or grown."""
+    def _restore(self, train_id: str, job: CachedJob, listed: dict | None = None) -> bool:
+        """Take the job's index entry when every file it read is still there, unchanged or grown
+        (its files as ``listed``, or listed here)."""
         if self.index is None:
             return False
         loader = job.loader
         entry = self.index.read(train_id, loader.job_dir)
         if entry is None:
             return False
-        files = job_files(loader.job_dir, loader.root)
+        files = listed if listed is not None else job_files(loader.job_dir, loader.root)
         if files is None or not loader.restore(*entry, files):
             logger.info("the index entry of %s no longer matches its files; reading them again", train_id)
             self.index.forget(train_id)

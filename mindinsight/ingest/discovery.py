@@ -17,7 +17,7 @@ being listed is simply not listed.
 import itertools
 import os
 import stat as file_modes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mindinsight.conf import limits
 from mindinsight.format import naming
@@ -72,14 +72,25 @@ def job_files(job_dir: str, root: str) -> dict[str, JobFile] | None:
 
     ``root`` is the real path of the base dir: the job dir and every file must resolve inside it.
     """
+    entries = _listed(job_dir, root, is_link(job_dir))
+    return None if entries is None else _job_files_among(entries, root)
+
+
+def _listed(job_dir: str, root: str, linked: bool) -> list | None:
+    """The entries of ``job_dir`` (of its real path when ``linked``, a symlink that must resolve
+    inside ``root``); None if it cannot be listed."""
     # A plain job dir is the base dir or one of its children; only a linked one needs resolving.
-    real_dir = resolve_inside(job_dir, root) if is_link(job_dir) else job_dir
+    real_dir = resolve_inside(job_dir, root) if linked else job_dir
     if real_dir is None:
         return None
     try:
-        entries = list(scandir(real_dir))
+        return list(scandir(real_dir))
     except OSError:
         return None
+
+
+def _job_files_among(entries: list, root: str) -> dict[str, JobFile]:
+    """``job_files`` from the directory entries a listing gave."""
     found = {}
     for entry in entries:
         name = entry.name
@@ -112,12 +123,18 @@ def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool 
     profiler output (a profiler-only directory is listed, as the original does). A ``nested``
     directory (below the base dir's children) is a job only when it holds TensorBoard event files."""
     root = real_root(path) if root is None else root
-    files = job_files(path, root)
-    if files is None:
-        return None
+    entries = _listed(path, root, is_link(path))
+    return None if entries is None else _inspect_listed(path, entries, train_id, root, nested)[0]
+
+
+def _inspect_listed(
+    path: str, entries: list, train_id: str, root: str, nested: bool
+) -> tuple[SummaryDirInfo | None, dict[str, JobFile]]:
+    """``inspect_dir`` of a directory listed as ``entries``, with the job files found there."""
+    files = _job_files_among(entries, root)
     if nested and not any(naming.is_tfevents_file(name) for name in files):
-        return None
-    profiler = None if nested else find_profiler_dir(path, root)
+        return None, files
+    profiler = None if nested else find_profiler_dir(path, root, entries)
     counts = {"summary": 0, "lineage": 0, "explain": 0, "graph": 0, "tfevents": 0}
     newest_ts, create_time, update_time = -1, 0.0, 0.0
     for file in files.values():
@@ -145,13 +162,13 @@ def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool 
             update_time = max(update_time, file.mtime)
     if not (counts["summary"] or counts["lineage"] or counts["graph"]):
         if profiler is None:
-            return None
+            return None, files
         try:
             stat = stat_path(os.path.join(path, profiler[0]))
         except OSError:
-            return None
+            return None, files
         create_time, update_time = stat.st_ctime, stat.st_mtime
-    return SummaryDirInfo(
+    info = SummaryDirInfo(
         train_id,
         path,
         create_time,
@@ -163,6 +180,7 @@ def inspect_dir(path: str, train_id: str, root: str | None = None, nested: bool 
         *(profiler or (None, "")),
         tfevents_files=counts["tfevents"],
     )
+    return info, files
 
 
 @dataclass(frozen=True)
@@ -173,6 +191,9 @@ class DirScan:
 
     jobs: list[SummaryDirInfo]
     stopped_at: int | None = None
+    # The job files each listed job held at the scan, by train_id: a loader reading right after
+    # the scan takes them instead of listing the directory again.
+    files: dict[str, dict[str, JobFile]] = field(default_factory=dict)
 
 
 def list_summary_dirs(base_dir: str) -> list[SummaryDirInfo]:
@@ -199,54 +220,71 @@ def scan_summary_dirs(base_dir: str, quiet: QuietDirs | None = None) -> DirScan:
     if quiet is not None:
         quiet.begin()
     found = []
-    own = inspect_dir(base_dir, train_id_for(None), root)
-    if own:
-        found.append(own)
+    files: dict[str, dict[str, JobFile]] = {}
+
+    def inspect(path: str, entries: list | None, train_id: str, nested: bool = False) -> SummaryDirInfo | None:
+        if entries is None:
+            return None
+        info, listed = _inspect_listed(path, entries, train_id, root, nested)
+        if info:
+            found.append(info)
+            files[train_id] = listed
+        return info
+
+    linked = is_link(base_dir)
+    complete = stopped_at is None and not linked  # the entries read are the whole listing
+    inspect(base_dir, read if complete else _listed(base_dir, root, linked), train_id_for(None))
+    # Each child is listed once: for its job files, its profiler folder and the runs below it.
+    # A linked child is listed through its link for the runs below (their train_ids are paths
+    # below the link) and through its real path for its own files.
+    listings: dict[str, list | None] = {}
     for entry, stat in children:
         if len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
             break
         if quiet is not None and quiet.unchanged(entry.path, stat):
             continue
-        info = inspect_dir(entry.path, train_id_for(entry.name), root)
-        if info:
-            found.append(info)
-        elif quiet is not None:
+        linked = entry.is_symlink()
+        entries = _listed(entry.path, root, linked)
+        if not linked:
+            listings[entry.path] = entries
+        if not inspect(entry.path, entries, train_id_for(entry.name)) and quiet is not None:
             quiet.remember(entry.path, stat)
-    room = limits.MAX_SUMMARY_DIR_COUNT - len(found)
-    found.extend(_nested_runs(base_dir, [entry for entry, _ in children], root, room))
+    level = [(entry.path, listings.get(entry.path)) for entry, _ in children]
+    for path, entries in _nested_dirs(level):
+        if len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
+            break
+        name = os.path.relpath(path, base_dir).replace(os.sep, "/")
+        inspect(path, entries, train_id_for(name), nested=True)
     if stopped_at is None and len(found) >= limits.MAX_SUMMARY_DIR_COUNT:
         stopped_at = len(read)
     found.sort(key=lambda info: info.train_id)
     found.sort(key=lambda info: info.update_time, reverse=True)
-    return DirScan(found, stopped_at)
+    return DirScan(found, stopped_at, files)
 
 
-def _nested_runs(base_dir: str, children: list, root: str, room: int) -> list[SummaryDirInfo]:
-    """TensorBoard runs below the base dir's sub-directories ``children``, breadth first: at most
-    ``room`` of them, reading at most ``limits.MAX_SCAN_COUNT`` directory entries in all."""
-    runs: list[SummaryDirInfo] = []
+def _nested_dirs(level: list[tuple[str, list | None]]):
+    """``(path, entries)`` of the directories below the base dir's sub-directories ``level``
+    (each with its entries when already listed, else None), breadth first, reading at most
+    ``limits.MAX_SCAN_COUNT`` directory entries in all (beside each yielded one's own listing)."""
     budget = limits.MAX_SCAN_COUNT
-    level = [entry.path for entry in children]
-    while level and budget > 0 and len(runs) < room:
+    while level and budget > 0:
         below = []
-        for path in level:
-            try:
-                entries = _first_entries(path, budget)
-            except OSError:
-                continue
+        for path, entries in level:
+            if entries is None:
+                try:
+                    entries = _first_entries(path, budget)
+                except OSError:
+                    continue
+            entries = entries[:budget]
             budget -= len(entries)
             below.extend(entry.path for entry in entries if _is_plain_dir(entry))
             if budget <= 0:
                 break
+        level = []
         for path in below:
-            if len(runs) >= room:
-                break
-            name = os.path.relpath(path, base_dir).replace(os.sep, "/")
-            info = inspect_dir(path, train_id_for(name), root, nested=True)
-            if info:
-                runs.append(info)
-        level = below
-    return runs
+            entries = _listed(path, "", linked=False)  # a plain directory: no root to resolve in
+            level.append((path, entries))
+            yield path, entries
 
 
 def _is_plain_dir(entry) -> bool:

@@ -229,10 +229,12 @@ class JobLoader:
 
     # -- one pass ---------------------------------------------------------------------
 
-    def load(self, max_bytes: int = limits.READ_CHUNK_BYTES) -> LoadResult:
-        """Read up to about ``max_bytes`` of new data; ``done`` tells whether more is waiting."""
+    def load(self, max_bytes: int = limits.READ_CHUNK_BYTES, files: dict[str, JobFile] | None = None) -> LoadResult:
+        """Read up to about ``max_bytes`` of new data; ``done`` tells whether more is waiting.
+        ``files``: the job's files as a listing just taken found them (else listed here)."""
         result = LoadResult()
-        files = job_files(self.job_dir, self.root)
+        if files is None:
+            files = job_files(self.job_dir, self.root)
         if files is None:
             logger.warning("cannot list %s", self.job_dir)
             return result

@@ -101,17 +101,21 @@ def device_ids(profiler_dir: str | os.PathLike, root: str | None = None) -> list
     return sorted(found, key=int)
 
 
-def find_profiler_dir(job_dir: str | os.PathLike, root: str | None = None) -> tuple[str, str] | None:
+def find_profiler_dir(
+    job_dir: str | os.PathLike, root: str | None = None, entries: list | None = None
+) -> tuple[str, str] | None:
     """``(sub-directory name, profiler type)`` of the newest recognised profiler output of a
-    job directory, or None. Symlinked directories are skipped, as everywhere in discovery."""
+    job directory (listed as ``entries`` when given), or None. Symlinked directories are
+    skipped, as everywhere in discovery."""
     job_dir = os.fspath(job_dir)
     root = _root_of(job_dir, root)
     candidates = []
-    try:
-        with scandir(job_dir) as listed:
-            entries = list(listed)
-    except OSError:
-        return None
+    if entries is None:
+        try:
+            with scandir(job_dir) as listed:
+                entries = list(listed)
+        except OSError:
+            return None
     for entry in entries:
         if not entry.is_dir(follow_symlinks=False) or not PROFILER_DIR_PATTERN.search(entry.name):
             continue

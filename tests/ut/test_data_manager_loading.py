@@ -25,9 +25,9 @@ def test_first_read_is_small_then_full_chunks(tmp_path, monkeypatch):
     calls = []
     real_load = loader_module.JobLoader.load
 
-    def spy(self, max_bytes):
+    def spy(self, max_bytes, files=None):
         calls.append((self.job_dir.rsplit("/", 1)[-1], max_bytes))
-        return real_load(self, max_bytes)
+        return real_load(self, max_bytes, files)
 
     monkeypatch.setattr(loader_module.JobLoader, "load", spy)
     manager = DataManager(str(tmp_path), reload_interval=0, chunk_bytes=200_000, first_chunk_bytes=10_000)

@@ -184,3 +184,28 @@ def test_nothing_outside_the_base_dir_is_ever_opened(tmp_path):
 
 AUDIT_SINKS = []
 sys.addaudithook(lambda event, args: [sink(event, args) for sink in AUDIT_SINKS])
+
+
+def test_each_directory_is_listed_once_per_reload_pass(tmp_path, monkeypatch):
+    """A pass lists every job dir once: for its files, its profiler folder, the runs below it
+    and its loader alike (three or four listings each made an idle pass over many jobs slow)."""
+    from tensorboardX import SummaryWriter as TensorBoardWriter
+
+    make_job(str(tmp_path / "ms_job"), 1_700_000_000, 1_700_000_000)
+    for run in ("exp/seed1", "exp/seed2", "baseline"):
+        writer = TensorBoardWriter(str(tmp_path / run))
+        writer.add_scalar("loss", 1.0, 1)
+        writer.close()
+    manager = DataManager(str(tmp_path), reload_interval=1)
+    manager.load_all_now()
+    assert {info.train_id for info in manager.briefs()} == {"./ms_job", "./exp/seed1", "./exp/seed2", "./baseline"}
+    listed = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path="."):
+        listed.append(os.path.relpath(os.fspath(path), tmp_path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting_scandir)
+    manager.load_all_now()
+    assert sorted(listed) == sorted([".", "ms_job", "exp", "exp/seed1", "exp/seed2", "baseline"])
