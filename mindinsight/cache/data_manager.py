@@ -180,6 +180,8 @@ class DataManager:
             self._thread.join(timeout=10)
 
     def _run(self) -> None:
+        if self.index is not None:
+            self.index.open()  # checked here, while the server's main thread imports its modules
         while not self._stop.is_set():
             started = time.monotonic()
             try:

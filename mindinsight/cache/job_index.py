@@ -21,6 +21,9 @@ with lineage files its parsed lineage (JSON) and the files it was parsed from
   that does not decode (a column whose CRC does not match included) is dropped and the job read
   from its logs; nothing here raises.
 * Only the workspace is written, never the log directory.
+* Opened on first use (``usable``), not when made: the file's check (``PRAGMA quick_check``
+  reads every page, tens of ms for a large index) runs in the loading thread, beside the
+  server's imports, not before them.
 """
 
 import contextlib
@@ -73,7 +76,20 @@ class JobIndex:
         self._lineage_pending: dict[str, tuple | None] = {}  # train_id -> (files, dicts), None: drop
         self._lineage_writing = False
         self._thread: threading.Thread | None = None
-        self.usable = self._open()
+        self._opening = threading.Lock()
+        self._usable: bool | None = None  # None: not opened yet
+
+    @property
+    def usable(self) -> bool:
+        """Whether the index can be read and written (opened, and checked, on first use)."""
+        return self._usable if self._usable is not None else self.open()
+
+    def open(self) -> bool:
+        """Open and check the file, once (later calls answer at once); whether it is usable."""
+        with self._opening:
+            if self._usable is None:
+                self._usable = self._open()
+            return self._usable
 
     # -- opening ------------------------------------------------------------------------
 

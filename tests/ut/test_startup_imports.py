@@ -20,7 +20,7 @@ import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
-from mindinsight.cache import edits_tables
+from mindinsight.cache import edits_tables, job_index
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.edits_database import MIGRATIONS
 from mindinsight.conf import limits
@@ -104,10 +104,15 @@ def test_a_database_already_migrated_is_used_without_alembic(tmp_path):
     assert _imported_by(code) == ["sqlalchemy"]  # a restart reads it as it is
 
 
-def test_the_worker_starts_its_data_manager_before_it_imports_flask(tmp_path):
+@pytest.mark.parametrize("restart", [True, False])
+def test_the_worker_starts_its_data_manager_before_it_imports_flask(tmp_path, restart):
     # The loader thread lists the jobs and restores them from the index while the web layer is
-    # imported; the server is handed to gunicorn only once the jobs are listed.
+    # imported; the server is handed to gunicorn only once the jobs are listed. The GIL is
+    # switched sooner meanwhile on a restart only (an index to restore beside the imports).
     shutil.copytree(FIXTURE_RUN, tmp_path / "logs" / "run")
+    if restart:
+        path = job_index.index_path(str(tmp_path / "ws"), str(tmp_path / "logs"))
+        assert job_index.JobIndex(path).open()
     env = {
         **os.environ,
         "MINDINSIGHT_SUMMARY_BASE_DIR": str(tmp_path / "logs"),
@@ -140,7 +145,7 @@ def test_the_worker_starts_its_data_manager_before_it_imports_flask(tmp_path):
         """
     threads, building_interval, listed, switch_interval, (gc_enabled, frozen, young) = json.loads(_run_fresh(code, env))
     assert "mindinsight-loader" in threads
-    assert building_interval == limits.START_SWITCH_INTERVAL_SECONDS
+    assert building_interval == (limits.START_SWITCH_INTERVAL_SECONDS if restart else 0.005)
     assert listed == ["./run"]
     assert (switch_interval, gc_enabled, frozen) == (0.005, True, 0)  # as they were before the build
     # What start-up made is in the oldest generation: the next young collection does not walk it.
