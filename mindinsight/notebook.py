@@ -29,19 +29,23 @@ from mindinsight.scripts.start import EXIT_OK, EXIT_REUSED, web_address
 
 FRAME_HEIGHT_PX = 800
 FRAME = string.Template("""\
-<div id="$box"><iframe src="$src" width="100%" height="$height" frameborder="0" allowfullscreen></iframe>
-<p><a href="$src" target="_blank" rel="noopener">Open MindInsight in a new tab</a></p></div>
+<div id="$box"><p><a href="$src" target="_blank" rel="noopener">Open MindInsight in a new tab</a></p></div>
 <script>
 (() => {
-  if (window.location.hostname !== "localhost") return;
-  for (const [tag, attribute] of [["iframe", "src"], ["a", "href"]]) {
-    const element = document.querySelector(`#$box $${tag}`);
-    const url = new URL(element.getAttribute(attribute));
-    if (url.hostname === "127.0.0.1") {
-      url.hostname = "localhost";
-      element.setAttribute(attribute, url.href);
-    }
+  const box = document.getElementById("$box");
+  const link = box.querySelector("a");
+  const url = new URL(link.getAttribute("href"));
+  if (window.location.hostname === "localhost" && url.hostname === "127.0.0.1") {
+    url.hostname = "localhost";
+    link.setAttribute("href", url.href);
   }
+  const frame = document.createElement("iframe");
+  frame.src = url.href;
+  frame.width = "100%";
+  frame.height = "$height";
+  frame.allowFullscreen = true;
+  frame.style.border = "0";
+  box.prepend(frame);
 })();
 </script>""")
 # ``start`` itself gives up on the server after START_TIMEOUT_SECONDS and says why; past this the
@@ -175,7 +179,10 @@ def frame_html(address: str) -> str:
 
     A notebook page on ``localhost`` gets the frame (and link) on ``localhost`` too, the same
     site: to a page on another site the dashboard would be a third-party frame, whose storage
-    browsers may refuse. Where scripts of outputs do not run, the address is used as it is.
+    browsers may refuse. The output's script makes the frame once it knows the page's host, so
+    the dashboard loads once: a frame sent elsewhere mid-load costs a second load, and chromium
+    may swap its process while the first is committing. Where output scripts do not run, the
+    link is shown alone.
     """
     src = html.escape(address, quote=True)
     return FRAME.substitute(box=f"mindinsight-{uuid.uuid4().hex}", src=src, height=FRAME_HEIGHT_PX)

@@ -1,12 +1,14 @@
 """The dashboard inside a notebook page: the HTML ``%mindinsight`` shows, in Debian's chromium.
 
-A small HTTP server on loopback stands for Jupyter (none runs here) and serves a page holding
-that HTML. Served from loopback, any port, a page may frame the server (its
-Content-Security-Policy says so), and on ``localhost`` the frame moves to ``localhost`` too, so
-the dashboard is not a third-party frame whose storage the browser refuses. A page of another
-site (a name chromium is told resolves to 127.0.0.1) may not frame it.
+A small HTTP server on loopback stands for Jupyter (none runs here) and serves a page that puts
+that HTML in place as Jupyter does: as ``innerHTML``, then each script run anew. Served from
+loopback, any port, a page may frame the server (its Content-Security-Policy says so), and on
+``localhost`` the frame is on ``localhost`` too, so the dashboard is not a third-party frame
+whose storage the browser refuses. A page of another site (a name chromium is told resolves to
+127.0.0.1) may not frame it.
 """
 
+import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -22,7 +24,16 @@ OTHER_SITE = "notebook.example"
 @pytest.fixture(scope="module")
 def notebook_port(server):
     """The port of a loopback HTTP server whose every page is a notebook showing ``server``."""
-    body = f"<!doctype html><html><body><h1>Notebook</h1>{frame_html(server.url)}</body></html>".encode()
+    output = json.dumps(frame_html(server.url)).replace("</", "<\\/")
+    body = f"""<!doctype html><html><body><h1>Notebook</h1><div id="output"></div><script>
+const output = document.getElementById("output");
+output.innerHTML = {output};
+for (const inert of output.querySelectorAll("script")) {{
+  const script = document.createElement("script");
+  script.textContent = inert.textContent;
+  inert.replaceWith(script);
+}}
+</script></body></html>""".encode()
 
     class NotebookPage(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -45,10 +56,14 @@ def notebook_port(server):
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1"])
 def test_notebook_on_loopback_shows_the_dashboard(new_page, server, notebook_port, host):
     page = new_page("en-US")
+    dashboard_loads = []
+    page.on("request", lambda request: request.is_navigation_request() and dashboard_loads.append(request.url))
     page.goto(f"http://{host}:{notebook_port}/notebook")
     page.frame_locator("iframe").get_by_test_id("summary-row").filter(has_text="./b_summary_ops").wait_for()
     frame = next(frame for frame in page.frames if frame != page.main_frame)
     assert (urlsplit(frame.url).hostname, urlsplit(frame.url).port) == (host, server.port)
+    # Loaded once, on the page's host: not first from 127.0.0.1, then sent on mid-load.
+    assert [url for url in dashboard_loads if urlsplit(url).port == server.port] == [f"http://{host}:{server.port}/"]
     link = page.get_by_role("link", name="Open MindInsight in a new tab").get_attribute("href")
     assert link.startswith(f"http://{host}:{server.port}")
 

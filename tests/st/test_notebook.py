@@ -94,7 +94,7 @@ def test_magic_starts_shows_reuses_and_explains(notebook, tmp_path):
         started_with = f"--summary-base-dir {base} --port {port} {options}"
         started = notebook.run(f"%mindinsight {started_with}")
         address = f"http://127.0.0.1:{port}"
-        assert frames_of(started) and f'<iframe src="{address}"' in frames_of(started)[0], started
+        assert frames_of(started) and f'<a href="{address}"' in frames_of(started)[0], started
         assert f"Web address: {address}" in text_of(started, "stdout")
         jobs = requests.get(f"{address}/v1/mindinsight/datavisual/train-jobs", timeout=30).json()
         assert sorted(job["train_id"] for job in jobs["train_jobs"]) == [f"./{name}" for name in JOBS]
@@ -104,7 +104,7 @@ def test_magic_starts_shows_reuses_and_explains(notebook, tmp_path):
         for again in (f"%mindinsight --summary-base-dir {base} {options}", f"%mindinsight {started_with}"):
             reused = notebook.run(again)
             assert f"Reusing MindInsight on port {port}" in text_of(reused, "stdout"), reused
-            assert f'<iframe src="{address}"' in frames_of(reused)[0]
+            assert f'<a href="{address}"' in frames_of(reused)[0]
         assert {proc.pid for proc in server_processes(port)} == master
 
         listed = text_of(notebook.run("%mindinsight --list"), "stdout")
