@@ -1,9 +1,8 @@
 """The lineage search of 10,000 jobs on the real server, paged as the lineage pages ask for it:
-a page of rows (sorted on the server, narrowed by a query) answers within 300 ms and holds the
-rows the whole sorted list holds at that place. The jobs are the real lineage files of
-h_lineage_30_runs, hard-linked into 10,000 job directories (job i is run i % 30)."""
-
-import time
+a page of rows (sorted on the server, narrowed by a query) holds the rows the whole sorted list
+holds at that place, and asked again, the same. The jobs are the real lineage files of
+h_lineage_30_runs, hard-linked into 10,000 job directories (job i is run i % 30). How long a
+page takes is measured by bench/many_runs_bench.py (target 300 ms), not here."""
 
 import requests
 
@@ -11,56 +10,46 @@ from tests.helpers.many_lineage_jobs import link_lineage_jobs
 from tests.helpers.server import running_server
 
 JOBS = 10_000
-PAGE_SECONDS = 0.3
 # The first search waits for the lineage of every job to be parsed (the store's first pass).
 FIRST_ANSWER_TIMEOUT = 600
 MODEL = {"lineage_type": {"in": ["model"]}}
 
 
-def search(server, body: dict, timeout: float = 30) -> tuple[dict, float]:
-    """The answer of a lineage search and how long it took."""
+def search(server, body: dict, timeout: float = 30) -> dict:
+    """The answer of a lineage search."""
     response = requests.post(server.api + "/lineagemgr/lineages", json=body, timeout=timeout)
     assert response.status_code == 200, response.text
-    return response.json(), response.elapsed.total_seconds()
+    return response.json()
 
 
-def timed_page(server, body: dict) -> tuple[dict, float]:
-    """The answer and the quickest of five: the machine's other work only ever adds to it."""
-    answers = [search(server, body) for _ in range(5)]
-    assert all(answer == answers[0][0] for answer, _ in answers)
-    return answers[0][0], min(seconds for _, seconds in answers)
+def page(server, body: dict) -> dict:
+    """The answer, the same when asked again."""
+    answer = search(server, body)
+    assert search(server, body) == answer
+    return answer
 
 
-def test_a_page_of_10_000_jobs_lineage_answers_within_300_ms(tmp_path):
+def test_pages_of_10_000_jobs_lineage_hold_the_sorted_rows(tmp_path):
     base = tmp_path / "base"
     link_lineage_jobs(base, JOBS)
     with running_server(base, tmp_path / "ws", reload_interval=3) as server:
-        started = time.monotonic()
-        everything, _ = search(server, MODEL, timeout=FIRST_ANSWER_TIMEOUT)
-        first_answer = time.monotonic() - started
+        everything = search(server, MODEL, timeout=FIRST_ANSWER_TIMEOUT)
         assert everything["count"] == len(everything["object"]) == JOBS
         loss = {item["summary_dir"]: item["model_lineage"]["metric"]["Loss"] for item in everything["object"]}
         newest_first = [item["summary_dir"] for item in everything["object"]]
-        figures = {}
 
-        first, figures["first page"] = timed_page(server, {**MODEL, "limit": 10, "offset": 0})
+        first = page(server, {**MODEL, "limit": 10, "offset": 0})
         assert first["count"] == JOBS and [item["summary_dir"] for item in first["object"]] == newest_first[:10]
-        chart, figures["the chart's 100"] = timed_page(server, {**MODEL, "limit": 100, "offset": 0})
+        chart = page(server, {**MODEL, "limit": 100, "offset": 0})
         assert [item["summary_dir"] for item in chart["object"]] == newest_first[:100]
 
         by_loss = sorted(newest_first, key=lambda run: -loss[run])  # stable, as the server sorts
         body = {**MODEL, "limit": 50, "offset": 37, "sorted_name": "metric/Loss", "sorted_type": "descending"}
-        sorted_page, figures["sorted page 38"] = timed_page(server, body)
+        sorted_page = page(server, body)
         assert [item["summary_dir"] for item in sorted_page["object"]] == by_loss[37 * 50 : 38 * 50]
 
         adam = [item["summary_dir"] for item in everything["object"] if item["model_lineage"]["optimizer"] == "Adam"]
         body = {**MODEL, "limit": 20, "offset": 3, "query": 'optimizer == "Adam"'}
-        queried, figures["queried page 4"] = timed_page(server, body)
+        queried = page(server, body)
         assert queried["count"] == len(adam) > 100
         assert [item["summary_dir"] for item in queried["object"]] == adam[60:80]
-
-        print(
-            f"\nfirst lineage answer (every job parsed) {first_answer:.1f} s; "
-            + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in figures.items())
-        )
-        assert max(figures.values()) <= PAGE_SECONDS, figures
