@@ -43,7 +43,10 @@ export function useEChart(target, { echarts, setup, draw, onResize, lazy, hook =
       const instance = (chart.value = element[hook] = echarts.init(element, echarts.themeName(store.theme)))
       instance.on('finished', () => (rendered.value = true))
       setup?.(instance)
+      // The observer also reports the size the chart was just drawn at (once, as it starts):
+      // only a new size is drawn again, not the whole chart a second time before it is shown.
       stopResize = observeSize(element, () => {
+        if (element.clientWidth === instance.getWidth() && element.clientHeight === instance.getHeight()) return
         onResize?.()
         instance.resize()
       })

@@ -61,11 +61,20 @@ function fakeEcharts() {
         handlers,
         zrHandlers,
         calls: [],
+        // ECharts draws at its element's size when made and on resize().
+        width: element.clientWidth ?? 0,
+        height: element.clientHeight ?? 0,
+        getWidth: () => chart.width,
+        getHeight: () => chart.height,
         on: (name, handler) => (handlers[name] = handler),
         getZr: () => ({ on: (name, handler) => (zrHandlers[name] = handler) }),
         setOption: (option, settings) => chart.calls.push(['setOption', option, settings]),
         setTheme: (name) => chart.calls.push(['setTheme', name]),
-        resize: () => chart.calls.push(['resize']),
+        resize: () => {
+          chart.calls.push(['resize'])
+          chart.width = element.clientWidth
+          chart.height = element.clientHeight
+        },
         dispose: () => chart.calls.push(['dispose']),
       }
       made.push(chart)
@@ -88,8 +97,9 @@ class FakeResizeObserver {
   disconnect() {
     this.connected = false
   }
-  /** What the browser does when the element's size changes. */
+  /** What the browser does when the element's size changes (and once as it starts observing). */
   fire(width, height) {
+    for (const element of this.observed) Object.assign(element, { clientWidth: width, clientHeight: height })
     this.callback([{ contentRect: { width, height } }])
   }
 }
@@ -170,6 +180,10 @@ describe('useEChart', () => {
     const chart = echarts.made[0]
     expect(observers).toHaveLength(1)
     expect(observers[0].observed).toEqual([element])
+    observers[0].fire(300, 200)
+    expect(log).toEqual(['onResize'])
+    expect(chart.calls).toEqual([['resize']])
+    // A report of the size already drawn (as the observer's first one) draws nothing again.
     observers[0].fire(300, 200)
     expect(log).toEqual(['onResize'])
     expect(chart.calls).toEqual([['resize']])
