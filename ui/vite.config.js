@@ -60,6 +60,29 @@ export default defineConfig({
         // 150 names) and every chunk names those it imports, so each name's length is paid in
         // the first load.
         chunkFileNames: 'static/c-[hash].js',
+        // A page's first drawing waits for every file of its code, and the browser asks a server
+        // six at a time: a few groups keep small modules the bundler would give a file each
+        // together (a module in a group is loaded with all of it, wherever it is used).
+        codeSplitting: {
+          groups: [
+            // Vue and vue-i18n, with the entry on every page. Left to the bundler they were cut
+            // in two or three pieces by where lazy imports fell: more requests and more bytes.
+            { name: 'vue', test: /node_modules[\\/](@vue|vue|vue-i18n|@intlify)[\\/]/ },
+            // What the dashboard's first chart and the per-tag pages need besides ECharts (one
+            // file, not six; nothing the dashboard did not load already).
+            {
+              name: 'chart-basics',
+              test: /src[\\/](api[\\/]datavisual|composables[\\/](latestCall|jobData|echart)|lib[\\/](scalarSeries|format))\.js$/,
+              includeDependenciesRecursively: false,
+            },
+            // The small helpers of the scalar chart and its tag selection (one file, not eight).
+            {
+              name: 'scalar-lib',
+              test: /src[\\/](api[\\/]scalarBuckets|lib[\\/](tagQuery|errors|scalarBuckets|download|csv)|composables[\\/](tagSelection|escapeKey))\.js$/,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
       },
     },
   },
