@@ -25,6 +25,7 @@ import numpy as np
 
 NBYTES = "nbytes"  # the payload column holding each sample's size in bytes, when bounded
 MAX_RECENT_SAMPLES = 100  # recently evicted samples per tag, at most
+_BIT_GENERATOR = "PCG64"  # numpy's default_rng; its name in a saved generator state
 
 
 class Reservoir:
@@ -51,12 +52,18 @@ class Reservoir:
         self._latest = self._empty()  # 0 or 1 sample: the largest step kept
         self._offered_to_body = 0  # samples ever offered to the body (Algorithm R's t)
         self._generator = None  # made when first thinning (many tags never need it)
+        # A restored generator's state, applied when it is made: a restart need not import
+        # numpy.random (about 50 ms) before the first chart.
+        self._generator_state: dict | None = None
         self._sorted_cache = None
 
     @property
     def _rng(self) -> "np.random.Generator":
         if self._generator is None:
             self._generator = np.random.default_rng(0)
+            if self._generator_state is not None:
+                self._generator.bit_generator.state = self._generator_state
+                self._generator_state = None
         return self._generator
 
     def _empty(self) -> dict:
@@ -272,7 +279,9 @@ class Reservoir:
             if self._objects:
                 encoded = self._codec.encode({name: columns[name] for name in self._objects})
                 arrays.update({f"{part}:{name}": value for name, value in encoded.items()})
-        return {"offered": self._offered_to_body, "rng": self._rng.bit_generator.state}, arrays
+        # None: a generator never used, as fresh as default_rng(0).
+        rng = self._generator_state if self._generator is None else self._generator.bit_generator.state
+        return {"offered": self._offered_to_body, "rng": rng}, arrays
 
     def restore(self, meta: dict, arrays: dict, shared: dict | None = None) -> None:
         """Take the samples and thinning state of ``state()`` (raises KeyError/ValueError when
@@ -292,8 +301,11 @@ class Reservoir:
         if parts["latest"]["step"].size > 1 or (self.capacity and parts["body"]["step"].size >= self.capacity):
             raise ValueError("more samples than the reservoir holds")
         self._body, self._latest = parts["body"], parts["latest"]
+        rng = meta["rng"]
+        if rng is not None and not (isinstance(rng, dict) and rng.get("bit_generator") == _BIT_GENERATOR):
+            raise ValueError("not a thinning generator's state")
         self._offered_to_body = int(meta["offered"])
-        self._rng.bit_generator.state = meta["rng"]
+        self._generator, self._generator_state = None, rng
         self._sorted_cache = None
 
     def _decoded(self, part: str, arrays: dict, count: int, shared: dict) -> dict:

@@ -230,3 +230,25 @@ def test_a_job_keeps_its_image_bytes_within_the_job_bound(monkeypatch):
     assert held == data.payload_bytes(PluginName.IMAGE)
     data.remove_tags(PluginName.IMAGE, keep=lambda tag: tag == "a/image")
     assert data.payload_bytes(PluginName.IMAGE) == int(data.samples(PluginName.IMAGE, "a/image")["nbytes"].sum())
+
+
+@pytest.mark.parametrize("fed_before", [500, 5_000], ids=["never-thinned", "thinned"])
+def test_a_restored_reservoir_thins_on_as_the_one_saved(fed_before):
+    saved = Reservoir(1000, {"value": np.float32})
+    feed(saved, np.arange(1, fed_before + 1))
+    meta, arrays = saved.state()
+    assert (meta["rng"] is None) == (fed_before < 1000)  # an unused generator is not made to save it
+    restored = Reservoir(1000, {"value": np.float32})
+    restored.restore(meta, arrays)
+    for reservoir in (saved, restored):
+        feed(reservoir, np.arange(fed_before + 1, 20_001))
+    assert restored.samples()["step"].tolist() == saved.samples()["step"].tolist()
+    assert restored.state()[0] == saved.state()[0]
+
+
+def test_a_saved_state_that_is_no_generator_is_refused():
+    saved = Reservoir(10, {"value": np.float32})
+    feed(saved, np.arange(1, 100))
+    meta, arrays = saved.state()
+    with pytest.raises(ValueError):
+        Reservoir(10, {"value": np.float32}).restore({**meta, "rng": {"bit_generator": "MT19937"}}, arrays)
