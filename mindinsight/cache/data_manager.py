@@ -49,7 +49,7 @@ from mindinsight.conf import limits
 from mindinsight.format.files import mount_base_dir, refresh_listing
 from mindinsight.format.object_store import StoreUnavailable, is_remote
 from mindinsight.ingest.discovery import SummaryDirInfo, is_valid_train_id, job_files, scan_summary_dirs
-from mindinsight.ingest.job_data import JobData
+from mindinsight.ingest.job_data import FULL_SCALARS_PREFIX, JobData
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.ingest.quiet_dirs import QuietDirs
 
@@ -391,17 +391,29 @@ class DataManager:
 
     def _restore(self, train_id: str, job: CachedJob, listed: dict | None = None) -> bool:
         """Take the job's index entry when every file it read is still there, unchanged or grown
-        (its files as ``listed``, or listed here)."""
+        (its files as ``listed``, or listed here).
+
+        In two steps: first the samples, which is what the first charts show, then the full
+        scalar points (nearly all of a large scalar job's bytes); between them the job is
+        served and waiting requests are offered the GIL."""
         if self.index is None:
             return False
         loader = job.loader
-        entry = self.index.read(train_id, loader.job_dir)
+        entry = self.index.read(train_id, loader.job_dir, later=FULL_SCALARS_PREFIX)
         if entry is None:
             return False
         files = listed if listed is not None else job_files(loader.job_dir, loader.root)
-        if files is None or not loader.restore(*entry, files):
+        if files is None or not loader.restore(entry.meta, entry.arrays, files, full_scalars_later=True):
             logger.info("the index entry of %s no longer matches its files; reading them again", train_id)
             self.index.forget(train_id)
+            return False
+        self._changed()
+        time.sleep(0)
+        full = self.index.read_later(train_id, entry, FULL_SCALARS_PREFIX)
+        if full is None or not loader.restore_full_scalars(full):
+            loader.reset()
+            self.index.forget(train_id)
+            self._changed()
             return False
         job.indexed = (loader.data, loader.data.version)
         return True

@@ -36,6 +36,7 @@ import sqlite3
 import threading
 import time
 import zlib
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,6 +57,14 @@ CREATE TABLE IF NOT EXISTS columns (
 CREATE TABLE IF NOT EXISTS lineage (train_id TEXT PRIMARY KEY, files TEXT NOT NULL, dicts TEXT NOT NULL);
 """
 _LINEAGE = "\0lineage"  # the writing queue's item for the pending lineage rows (never a train_id)
+
+
+class IndexEntry(NamedTuple):
+    """A job's saved ``(meta, arrays)``, and when it was written (tells a rewrite apart)."""
+
+    meta: dict
+    arrays: dict
+    written: float
 
 
 def index_path(workspace: str, summary_base_dir: str) -> str:
@@ -161,33 +170,61 @@ class JobIndex:
 
     # -- reading ------------------------------------------------------------------------
 
-    def read(self, train_id: str, job_dir: str) -> tuple[dict, dict] | None:
-        """``(meta, arrays)`` saved for the job, or None (none, another dir, or it does not decode)."""
+    def read(self, train_id: str, job_dir: str, later: str = "") -> IndexEntry | None:
+        """The entry saved for the job, or None (none, another dir, or it does not decode).
+        ``later``: the columns named with this prefix are left for ``read_later``."""
         if not self.usable:
             return None
         try:
             with self._session() as connection:
-                row = connection.execute("SELECT job_dir, meta FROM jobs WHERE train_id=?", (train_id,)).fetchone()
+                connection.execute("BEGIN")  # the row and its columns from one snapshot
+                row = connection.execute(
+                    "SELECT job_dir, meta, written FROM jobs WHERE train_id=?", (train_id,)
+                ).fetchone()
                 if row is None or row[0] != job_dir:
                     return None
                 meta = json.loads(row[1])
-                arrays = {}
-                for name, dtype, data, crc in connection.execute(
-                    "SELECT name, dtype, data, crc FROM columns WHERE train_id=?", (train_id,)
-                ):
-                    if zlib.crc32(data) != crc:
-                        raise ValueError(f"column {name} is damaged (CRC mismatch)")
-                    # An owned copy, each blob let go at once: the heap never holds the entry twice
-                    # (the restored job then keeps these very arrays, see JobScalars.restore).
-                    arrays[name] = np.frombuffer(data, dtype=_DTYPES[dtype]).copy()
-                    del data
+                arrays = self._columns(connection, train_id, later, wanted=False)
             if not isinstance(meta, dict):
                 raise ValueError("meta data is not an object")
-            return meta, arrays
+            return IndexEntry(meta, arrays, row[2])
         except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
             logger.warning("the index entry of %s does not decode (%s); reading its logs", train_id, error)
             self.forget(train_id)
             return None
+
+    def read_later(self, train_id: str, entry: "IndexEntry", prefix: str) -> dict | None:
+        """The columns ``read(..., later=prefix)`` left out of ``entry``; None when they do not
+        decode or the entry was written anew meanwhile (then it is dropped)."""
+        try:
+            with self._session() as connection:
+                connection.execute("BEGIN")
+                row = connection.execute("SELECT written FROM jobs WHERE train_id=?", (train_id,)).fetchone()
+                if row is None or row[0] != entry.written:
+                    raise ValueError("the entry was written anew since its first columns were read")
+                return self._columns(connection, train_id, prefix, wanted=True)
+        except (sqlite3.Error, ValueError, KeyError, TypeError) as error:
+            logger.warning("the index entry of %s does not decode (%s); reading its logs", train_id, error)
+            self.forget(train_id)
+            return None
+
+    @staticmethod
+    def _columns(connection: sqlite3.Connection, train_id: str, prefix: str, wanted: bool) -> dict:
+        """The job's columns whose name starts with ``prefix`` (``wanted``) or does not (every
+        column for an empty ``prefix``)."""
+        query, parameters = "SELECT name, dtype, data, crc FROM columns WHERE train_id=?", [train_id]
+        if prefix:
+            query += f" AND substr(name, 1, ?) {'=' if wanted else '!='} ?"
+            parameters += [len(prefix), prefix]
+        arrays = {}
+        for name, dtype, data, crc in connection.execute(query, parameters):
+            if zlib.crc32(data) != crc:
+                raise ValueError(f"column {name} is damaged (CRC mismatch)")
+            # An owned copy, each blob let go at once: the heap never holds the entry twice
+            # (the restored job then keeps these very arrays, see JobScalars.restore).
+            arrays[name] = np.frombuffer(data, dtype=_DTYPES[dtype]).copy()
+            del data
+        return arrays
 
     def read_lineage(self) -> dict[str, tuple[tuple, dict]]:
         """``train_id -> (files, dicts)`` of every lineage row that decodes ({} without an index)."""

@@ -107,7 +107,8 @@ class JobStatus:
 @dataclass(frozen=True)
 class ScalarPoints:
     """What ``read_scalar_points`` found: the tag's points (None: no such tag), or that the
-    job's points were dropped (``too_large``: the job alone is past the bound)."""
+    job's points are not held now (``dropped``: for the memory bound, ``too_large`` when the
+    job alone is past it; or a restart is still taking them from the index)."""
 
     view: SeriesView | None
     dropped: bool
@@ -205,8 +206,11 @@ class DataProvider:
 
     def read_scalar_points(self, train_id: str, data: JobData, tag: str) -> ScalarPoints:
         """Every point of one scalar tag; when the job's points were dropped for the memory
-        bound (``ingest/full_scalars.py``), says so and has the job read again."""
+        bound (``ingest/full_scalars.py``), says so and has the job read again; while a restart
+        takes them from the index, says they are not held yet."""
         scalars = data.full_scalars
+        if scalars.restoring:
+            return ScalarPoints(None, True, False)  # read from the index in a moment: ask again
         if scalars.dropped:
             if not scalars.too_large:
                 scalars.reread_wanted = True

@@ -282,6 +282,7 @@ class JobScalars:
         self.dropped = False  # its points went for the memory bound: buckets are refused
         self.too_large = False  # ... because this job alone holds more than the bound
         self.reread_wanted = False  # a request asked for the dropped points: read the job again
+        self.restoring = False  # a restart has yet to take its points from the index
         budget.register(self)
 
     def add(self, tag: str, columns: dict, owned: bool = False) -> None:

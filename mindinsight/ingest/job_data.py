@@ -16,6 +16,10 @@ from mindinsight.ingest import full_scalars
 from mindinsight.ingest.kinds import KINDS
 from mindinsight.ingest.reservoir import Reservoir
 
+# The prefix of the full scalar points' columns in ``JobData.state``: the bulk of a large
+# scalar job, which ``restore`` may leave for ``restore_full_scalars``.
+FULL_SCALARS_PREFIX = "full."
+
 
 class JobData:
     """Every tag of one train job."""
@@ -28,6 +32,7 @@ class JobData:
         self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
         self._bytes: Counter = Counter()  # plugin -> payload bytes of its tags (kinds bounded in bytes)
         self.lineage = LineageData()
+        self._full_scalars_meta: dict | None = None  # what ``restore`` left for ``restore_full_scalars``
 
     # -- writing ----------------------------------------------------------------------
 
@@ -83,12 +88,14 @@ class JobData:
                 tags.append([plugin.value, tag, meta])
                 arrays.update({f"r{position}.{name}": column for name, column in columns.items()})
             full_meta, full_arrays = self.full_scalars.state()
-        arrays.update({f"full.{name}": column for name, column in full_arrays.items()})
+        arrays.update({FULL_SCALARS_PREFIX + name: column for name, column in full_arrays.items()})
         evicted = [[plugin.value, tag] for plugin, tag in self._evicted]
         return {"tags": tags, "evicted": evicted, "full": full_meta}, arrays
 
-    def restore(self, meta: dict, arrays: dict) -> None:
-        """Take what ``state()`` gave (raises KeyError/ValueError/TypeError when it does not fit)."""
+    def restore(self, meta: dict, arrays: dict, full_scalars_later: bool = False) -> None:
+        """Take what ``state()`` gave (raises KeyError/ValueError/TypeError when it does not fit);
+        ``full_scalars_later``: ``arrays`` hold no full scalar points, ``restore_full_scalars``
+        takes them (meanwhile the samples are served)."""
         shared: dict = {}  # samples several tags held as one object (see Codec)
         with self.lock:
             for position, (plugin, tag, series_meta) in enumerate(meta["tags"]):
@@ -101,8 +108,21 @@ class JobData:
                 self._bytes[PluginName(plugin)] += series.nbytes
             for plugin, tag in meta["evicted"]:
                 self._evicted[(PluginName(plugin), str(tag))] = None
-            full = {k[len("full.") :]: v for k, v in arrays.items() if k.startswith("full.")}
-            self.full_scalars.restore(meta["full"], full)
+            self._full_scalars_meta = meta["full"]
+            self.full_scalars.restoring = full_scalars_later
+            if not full_scalars_later:
+                self.restore_full_scalars(arrays)
+            self.version += 1
+
+    def restore_full_scalars(self, arrays: dict) -> None:
+        """Take the full scalar points of the ``state()`` given to ``restore`` (its columns
+        named as there; raises KeyError/ValueError when they do not fit)."""
+        full = {k[len(FULL_SCALARS_PREFIX) :]: v for k, v in arrays.items() if k.startswith(FULL_SCALARS_PREFIX)}
+        if self._full_scalars_meta is None:
+            raise ValueError("nothing restored to take the full scalar points into")
+        with self.lock:
+            self.full_scalars.restore(self._full_scalars_meta, full)
+            self.full_scalars.restoring = False
             self.version += 1
 
     def payload_bytes(self, plugin: PluginName) -> int:

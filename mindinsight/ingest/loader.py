@@ -173,16 +173,19 @@ class JobLoader:
         }
         return meta, arrays
 
-    def restore(self, meta: dict, arrays: dict, files: dict[str, JobFile]) -> bool:
+    def restore(self, meta: dict, arrays: dict, files: dict[str, JobFile], full_scalars_later: bool = False) -> bool:
         """Resume from a ``state()`` when every file it read is still there, unchanged or only
         grown (``files``: the job's listing now); False leaves the loader as it was (read from
         scratch). A grown file's new bytes are read by the next ``load``, after the reader's own
-        check that the bytes before its offset are still the ones read."""
+        check that the bytes before its offset are still the ones read.
+
+        ``full_scalars_later``: ``arrays`` lack the full scalar points (``FULL_SCALARS_PREFIX``);
+        ``restore_full_scalars`` must take them before the next ``load``."""
         try:
             if not self._still_valid(meta, files):
                 return False
             data = JobData()
-            data.restore(meta["data"], arrays)
+            data.restore(meta["data"], arrays, full_scalars_later)
             whole_files = {PluginName(plugin): float(mtime) for plugin, mtime in meta["whole_files"].items()}
             series_list = event_file_series()
             for series, saved in zip(series_list, meta["series"], strict=True):
@@ -205,6 +208,17 @@ class JobLoader:
         self._finished = {name: tuple(mark) for name, mark in meta["finished"].items()}
         self._newest_file_mtime = whole_files
         self.corrupt_records = int(meta["corrupt"])
+        return True
+
+    def restore_full_scalars(self, arrays: dict) -> bool:
+        """Take the full scalar points a ``restore(..., full_scalars_later=True)`` left out;
+        False (they do not fit) leaves the loader reset, to read the job from its files."""
+        try:
+            self.data.restore_full_scalars(arrays)
+        except (KeyError, ValueError, TypeError, IndexError) as error:
+            logger.warning("the saved points of %s do not fit (%s); reading it from its files", self.job_dir, error)
+            self.reset()
+            return False
         return True
 
     @staticmethod

@@ -12,6 +12,7 @@ import pytest
 
 from mindinsight.cache import job_index
 from mindinsight.cache.data_manager import DataManager
+from mindinsight.cache.provider import DataProvider, ScalarPoints
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.summary import SummaryWriter
@@ -206,6 +207,50 @@ def test_a_damaged_page_of_columns_fails_only_its_entry(base, tmp_path):
     dm, read = restarted(base, index)
     assert read["./scalars"] is None and read["./steady"] == 0
     assert answers(dm) == cold
+
+
+def test_the_samples_are_served_before_the_full_points_are_read(base, tmp_path):
+    """A restart takes a job's samples (what the first charts show) before its full scalar
+    points, nearly all of a large scalar job's bytes: meanwhile the job is served."""
+    index = str(tmp_path / "index.sqlite")
+    cold = build_index(base, index)
+    dm = DataManager(base, reload_interval=0, index_path=index)
+    dm.refresh_briefs()
+    dm_provider = DataProvider(dm, lineage=None)  # read_scalar_points needs no lineage
+    seen_meanwhile = {}
+    read_later = dm.index.read_later
+
+    def reading_the_full_points(train_id, entry, prefix):
+        data = dm.job_data(train_id)
+        tags = data.tags(PluginName.SCALAR)
+        seen_meanwhile[train_id] = (
+            {tag: data.samples(PluginName.SCALAR, tag)["step"].size for tag in tags},
+            {dm_provider.read_scalar_points(train_id, data, tag) for tag in tags},
+        )
+        assert not any(name.startswith(prefix) for name in entry.arrays)
+        return read_later(train_id, entry, prefix)
+
+    dm.index.read_later = reading_the_full_points
+    dm.load_pass()
+    samples, points = seen_meanwhile["./scalars"]
+    assert samples == {f"loss_{index}/scalar": 1000 for index in range(3)}  # the reservoirs, whole
+    # Asked for meanwhile, the points are "not held yet" (the zoom's "ask again"), not "no such tag".
+    assert points == {ScalarPoints(None, True, False)}
+    assert not dm.job_data("./scalars").full_scalars.reread_wanted
+    assert answers(dm) == cold
+
+
+def test_an_entry_written_anew_between_its_two_reads_is_not_mixed(base, tmp_path):
+    index = str(tmp_path / "index.sqlite")
+    build_index(base, index)
+    kept = job_index.JobIndex(index)
+    entry = kept.read("./scalars", os.path.join(base, "scalars"), later="full.")
+    assert entry is not None and entry.arrays and not any(name.startswith("full.") for name in entry.arrays)
+    assert kept.read_later("./scalars", entry, "full.")  # the same entry: its full points
+    with sqlite3.connect(index) as connection:
+        connection.execute("UPDATE jobs SET written = written + 1 WHERE train_id='./scalars'")
+    assert kept.read_later("./scalars", entry, "full.") is None
+    assert kept.read("./scalars", os.path.join(base, "scalars")) is None  # dropped, read from the logs
 
 
 def test_an_entry_that_does_not_decode_is_not_trusted(base, tmp_path):
