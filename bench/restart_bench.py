@@ -2,8 +2,9 @@
 
 Three base dirs (``--only`` picks one): the 10 M-value scalar log (``gen.scalar_log``, 50 tags x
 200,000 steps), 1,000 small jobs and the image + histogram log (``gen.image_histogram_log``).
-Each is served by ``mindinsight start`` twice on one workspace: cold (the index is empty: every
-log is read) and restarted (the index written by the first run). Printed: seconds from
+Each is served by ``mindinsight start`` cold (the index is empty: every log is read), then
+``--restarts`` times (default 5) restarted, each on a copy of the index the cold run wrote; the
+restarts' medians are printed last. Printed: seconds from
 ``mindinsight start`` to the first 200 and to the first chart (scalar metadata of a tag of the big
 job; for the 1,000 jobs the listing plus one job's scalars; for the image log the first image
 tag's metadata), and the server's RSS once every cached job is loaded.
@@ -17,7 +18,9 @@ import argparse
 import gc
 import json
 import os
+import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,21 +94,34 @@ def serve(base: str, workspace: str, chart_path: str, settle: float = 1.0) -> di
         cli("stop", "--port", str(port), "--workspace", workspace, env=env)
 
 
-def scenario(label: str, base: str, chart_path: str, jobs: int) -> None:
-    """Cold, then restarted on the same workspace; prints each row as it is measured."""
-    with tempfile.TemporaryDirectory() as workspace:
-        runs = [("cold", serve(base, workspace, chart_path))]
+def scenario(label: str, base: str, chart_path: str, jobs: int, restarts: int) -> None:
+    """Cold, then ``restarts`` restarts, each on a copy of the workspace the cold server left
+    (the same index every time); prints each row as it is measured, then the restarts' medians."""
+    with tempfile.TemporaryDirectory() as scratch:
+        workspace = os.path.join(scratch, "cold")
+        report(label, "cold", serve(base, workspace, chart_path))
         written = wait_indexed(workspace, base, jobs)
         print(f"{label:<22} index of {jobs} job(s) complete {written:.1f} s after the cold server's load", flush=True)
-        runs.append(("restarted", serve(base, workspace, chart_path)))
-    for name, figures in runs:
-        first_200, first_chart = figures["first_200"], figures["first_chart"]
-        print(
-            f"{label:<22} {name:<10} first 200 {first_200:5.2f} s  first chart {first_chart:5.2f} s"
-            f"  (chart - 200: {first_chart - first_200:4.2f} s)  all loaded {figures['loaded']:6.2f} s"
-            f"  RSS {figures['rss_mb']:6.1f} MB",
-            flush=True,
-        )
+        rows = []
+        for run in range(restarts):
+            copy = os.path.join(scratch, f"restart{run}")
+            shutil.copytree(workspace, copy)
+            rows.append(serve(base, copy, chart_path))
+            report(label, f"restart {run + 1}", rows[-1])
+            shutil.rmtree(copy)
+    median = {key: statistics.median(row[key] for row in rows) for key in rows[0]}
+    charts = sorted(row["first_chart"] for row in rows)
+    report(label, "restarted", median, f" (median of {restarts}; first chart {charts[0]:.2f}..{charts[-1]:.2f} s)")
+
+
+def report(label: str, name: str, figures: dict, note: str = "") -> None:
+    first_200, first_chart = figures["first_200"], figures["first_chart"]
+    print(
+        f"{label:<22} {name:<10} first 200 {first_200:5.2f} s  first chart {first_chart:5.2f} s"
+        f"  (chart - 200: {first_chart - first_200:4.2f} s)  all loaded {figures['loaded']:6.2f} s"
+        f"  RSS {figures['rss_mb']:6.1f} MB{note}",
+        flush=True,
+    )
 
 
 def cold_child(base: str, with_index: bool) -> None:
@@ -190,6 +206,7 @@ def main() -> None:
     parser.add_argument("--ingest-overhead", type=int, default=0, metavar="N")
     parser.add_argument("--server-overhead", metavar="BASE_DIR", help="interleaved server cold starts, index off/on")
     parser.add_argument("--only", choices=("scalars", "small", "images"), help="one base dir only")
+    parser.add_argument("--restarts", type=int, default=5, help="restarts measured per base dir (medians printed)")
     parser.add_argument("--cold-child", choices=("on", "off"), help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -215,7 +232,7 @@ def main() -> None:
         return
     if args.only in (None, "scalars"):
         path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": "./scalars", "tag": SCALAR_TAG})
-        scenario("10 M values (50x200k)", big_base, path, 1)
+        scenario("10 M values (50x200k)", big_base, path, 1, args.restarts)
     if args.only in (None, "small"):
         small = os.path.join(args.data_dir, "restart_1000")
         if not os.path.exists(os.path.join(small, ".complete")):
@@ -223,12 +240,18 @@ def main() -> None:
             Path(small, ".complete").write_text("1\n")
         newest = job_name(999)
         path = f"{API}/scalar/metadata?" + urllib.parse.urlencode({"train_id": f"./{newest}", "tag": "loss/scalar"})
-        scenario("1,000 small jobs", small, path, 15)
+        scenario("1,000 small jobs", small, path, 15, args.restarts)
     if args.only in (None, "images"):
         images_base = os.path.join(args.data_dir, "restart_imghist")
         linked_copy(gen.image_histogram_log(args.data_dir), os.path.join(images_base, "imghist"))
         query = {"train_id": "./imghist", "tag": "input/image_0/image"}
-        scenario("images + histograms", images_base, f"{API}/image/metadata?" + urllib.parse.urlencode(query), 1)
+        scenario(
+            "images + histograms",
+            images_base,
+            f"{API}/image/metadata?" + urllib.parse.urlencode(query),
+            1,
+            args.restarts,
+        )
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
 
 
