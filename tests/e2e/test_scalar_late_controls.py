@@ -8,26 +8,18 @@ back by the test until the first chart is drawn: a page that waits for it never 
 """
 
 import re
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
-JOB = "./b_summary_ops"
+from tests.e2e.test_scalar_page import scalar_url
+
 RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
 WAIT_MS = 20_000
 SHOWN = ["accuracy/scalar", "custom_loss/scalar", "loss_op/scalar"]
 # Element's slider component names itself: only the chunk with its code holds the quoted name.
 ELEMENT_SLIDER = re.compile(rb"[`\"']ElSlider[`\"']")
 RELATIVE = {"en-US": "Relative time(s)", "zh-CN": "相对时间（s）"}
-
-
-def scalar_url(server, **query) -> str:
-    encoded = quote(JOB, safe="")
-    url = f"{server.url}/#/train-manage/scalar?train_id={encoded}&summaryPath={encoded}"
-    for key, value in query.items():
-        url += f"&{key}={quote(str(value), safe='/,')}"
-    return url
 
 
 def hold_late_parts(page) -> list:
