@@ -231,8 +231,11 @@ def threshold_dialog(page, tag: str):
 
 
 def pick(page, select, label: str):
+    """Chooses ``label`` in the dropdown this select opened (one just closed may still be fading out)."""
     select.click()
-    page.locator(".el-select-dropdown__item:visible", has_text=label).click()
+    dropdown = page.locator(f"#{select.locator('input').get_attribute('aria-controls')}")
+    dropdown.locator(".el-select-dropdown__item", has_text=label).click()
+    expect(dropdown).to_be_hidden()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
