@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.helpers.fixtures import copy_job
+from tests.helpers.held_scripts import hold_scripts, release
 from tests.helpers.server import running_server
 
 JOBS = 95
@@ -27,21 +28,6 @@ def many(built_ui, tmp_path_factory):
         copy_job("g_max_file_size", base / f"job_{index:02d}")
     with running_server(base, tmp_path_factory.mktemp("workspace")) as running:
         yield running
-
-
-def hold_pager_code(page) -> list:
-    """Answers every script at once except the one holding Element's pager: it waits in the list."""
-    held = []
-
-    def handle(route):
-        response = route.fetch()
-        if ELEMENT_PAGER.search(response.body()):
-            held.append((route, response))
-        else:
-            route.fulfill(response=response)
-
-    page.route("**/static/*.js", handle)
-    return held
 
 
 def shown(pager) -> dict:
@@ -67,7 +53,7 @@ def box(pager) -> tuple:
 def held_and_released(page, open_page) -> tuple[dict, tuple, dict, tuple]:
     """The stand-in's view and box while the pager code is held, then the real pager's
     (``open_page()`` opens the summary list; routing keeps the browser's cache out)."""
-    held = hold_pager_code(page)
+    held = hold_scripts(page, ELEMENT_PAGER)
     open_page()
     expect(page.get_by_test_id("summary-row").first).to_be_visible()  # drawn without the pager code
     stand_in = page.locator(STAND_IN)
@@ -78,8 +64,7 @@ def held_and_released(page, open_page) -> tuple[dict, tuple, dict, tuple]:
         page.wait_for_timeout(100)
     assert held, "Element's pager code was never asked for"
     before, before_box = shown(stand_in), box(stand_in)
-    for route, response in held:
-        route.fulfill(response=response)
+    release(held)
     real = page.locator(REAL)
     expect(real).to_be_visible()
     expect(stand_in).to_have_count(0)

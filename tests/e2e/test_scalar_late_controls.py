@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_scalar_page import scalar_url
+from tests.helpers.held_scripts import hold_scripts, release
 
 RENDERED = '[data-testid="scalar-chart"][data-rendered="true"]'
 WAIT_MS = 20_000
@@ -20,21 +21,6 @@ SHOWN = ["accuracy/scalar", "custom_loss/scalar", "loss_op/scalar"]
 # Element's slider component names itself: only the chunk with its code holds the quoted name.
 ELEMENT_SLIDER = re.compile(rb"[`\"']ElSlider[`\"']")
 RELATIVE = {"en-US": "Relative time(s)", "zh-CN": "相对时间（s）"}
-
-
-def hold_late_parts(page) -> list:
-    """Answers every script at once except those holding Element's slider: those wait in the list."""
-    held = []
-
-    def handle(route):
-        response = route.fetch()
-        if ELEMENT_SLIDER.search(response.body()):
-            held.append((route, response))
-        else:
-            route.fulfill(response=response)
-
-    page.route("**/static/*.js", handle)
-    return held
 
 
 def first_chart_top(page) -> float:
@@ -45,7 +31,7 @@ def first_chart_top(page) -> float:
 def test_first_chart_before_the_controls_code_and_nothing_moves(server, new_page, locale, theme):
     page = new_page(locale)
     page.add_init_script(f"localStorage.setItem('miTheme', '{'1' if theme == 'dark' else '0'}')")
-    held = hold_late_parts(page)
+    held = hold_scripts(page, ELEMENT_SLIDER)
     page.goto(scalar_url(server, tags=",".join(SHOWN), smoothing="0.6", xaxis="relative"))
 
     # Drawn while the controls' Element code is held back; the stand-ins show the URL's state.
@@ -63,8 +49,7 @@ def test_first_chart_before_the_controls_code_and_nothing_moves(server, new_page
     expect(page.get_by_test_id("scalar-chart")).to_have_count(len(SHOWN))
     top = first_chart_top(page)
 
-    for route, response in held:
-        route.fulfill(response=response)
+    release(held)
 
     # The real controls replace the stand-ins in place, with the same state.
     expect(page.get_by_test_id("smoothing-input").locator("input")).to_have_value("0.60", timeout=WAIT_MS)
