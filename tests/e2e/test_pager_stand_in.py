@@ -93,3 +93,33 @@ def test_the_stand_in_shows_what_the_pager_shows_where_it_shows_it(many, new_pag
     assert before == after
     assert before["pages"] == ["1", "...", "4", "5", "6", "7", "8", "...", "10"] and before["active"] == "6"
     assert before_box == after_box
+
+
+def test_the_summary_list_asks_for_the_pager_once_its_first_page_is_read(many, new_page):
+    """The pager's scripts would compete with the list's first request (for the server and the
+    main thread): they are asked for only once the first page of jobs has been read."""
+    page = new_page()
+    held = hold_scripts(page, ELEMENT_PAGER)
+    listing = []
+    page.route("**/datavisual/train-jobs*", lambda route: listing.append(route))
+    page.goto(many.url + "/#/summary-manage")
+    expect(page.locator(STAND_IN)).to_be_visible()
+    for _ in range(100):
+        if listing:
+            break
+        page.wait_for_timeout(100)
+    assert listing, "the summary list never asked for its jobs"
+    # Everything the page asks for while its first request is out (a page built, scripts fetched
+    # at once: well within this).
+    page.wait_for_timeout(1000)
+    assert held == [], "Element's pager code was asked for before the first page of jobs was read"
+    listing[0].continue_()
+    expect(page.get_by_test_id("summary-row").first).to_be_visible()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "Element's pager code was never asked for"
+    release(held)
+    expect(page.locator(REAL)).to_be_visible()
+    expect(page.locator(STAND_IN)).to_have_count(0)
