@@ -121,6 +121,58 @@ def test_data_map_draws_the_pipeline_and_shows_a_clicked_node(new_page, server, 
     assert border_of(drawn(page), "Shuffle") == 1
 
 
+# Each drawn node's box in the chart, [name, left, top, right, bottom] (before any pan or zoom).
+NODE_BOXES = """el => {
+  const data = el.__miChart.getModel().getSeriesByIndex(0).getData()
+  const boxes = []
+  for (let i = 0; i < data.count(); i++) {
+    const drawn = data.getItemGraphicEl(i)
+    if (!drawn) continue
+    const [x, y] = drawn.transformCoordToGlobal(0, 0)
+    const [width, height] = data.getItemVisual(i, 'symbolSize')
+    boxes.push([data.getName(i), x - width / 2, y - height / 2, x + width / 2, y + height / 2])
+  }
+  return boxes
+}"""
+
+
+def overlapping(boxes) -> list[tuple[str, str]]:
+    return [
+        (a[0], b[0])
+        for index, a in enumerate(boxes)
+        for b in boxes[index + 1 :]
+        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_no_two_nodes_overlap_on_a_wide_or_a_phone_screen(new_page, server, width):
+    """On a phone the levels do not fit side by side: the tree is laid out top to bottom."""
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(map_url(server))
+    assert chain(drawn(page)) == PIPELINE
+    chart = page.get_by_test_id("pipeline-chart")
+    boxes = chart.evaluate(NODE_BOXES)
+    assert len(boxes) == len(PIPELINE)
+    assert overlapping(boxes) == []
+    size = chart.bounding_box()
+    assert all(0 <= box[1] and box[3] <= size["width"] and 0 <= box[2] and box[4] <= size["height"] for box in boxes)
+    centres = {name: ((left + right) / 2, (top + bottom) / 2) for name, left, top, right, bottom in boxes}
+    # The data flows from the dataset to the batch: left to right, or downwards on a phone.
+    source, last = centres["MnistDataset"], centres["Batch"]
+    assert (source[0] < last[0]) if width == 1440 else (source[1] < last[1])
+
+    # Turned wide again, the tree goes back across.
+    page.set_viewport_size({"width": 1440 if width == 390 else 390, "height": 900})
+    expect(chart).to_have_attribute("data-rendered", "true")
+    page.wait_for_function(
+        "([el, orient]) => el.__miChart.getOption().series[0].orient === orient",
+        arg=[chart.element_handle(), "RL" if width == 390 else "BT"],
+    )
+    assert overlapping(chart.evaluate(NODE_BOXES)) == []
+
+
 def test_node_query_opens_the_node_and_the_list_picks_another(page, server):
     page.goto(map_url(server))
     drawn(page)

@@ -135,6 +135,44 @@ export function thumbnailScale(root, width) {
   return Math.max(0.4, Math.min(1, room / (gaps * pair + edge)))
 }
 
+// The page's drawing: its side margins when laid out across, and the least gap between the boxes
+// of neighbouring levels.
+const PAGE_SIDE = 90
+const LEVEL_GAP = 24
+
+function levelSizes(root) {
+  const widest = []
+  const tallest = []
+  const visit = (node, depth) => {
+    const [width, height] = nodeSize(node)
+    widest[depth] = Math.max(widest[depth] || 0, width)
+    tallest[depth] = Math.max(tallest[depth] || 0, height)
+    node.children.forEach((child) => visit(child, depth + 1))
+  }
+  visit(root, 0)
+  return { widest, tallest }
+}
+
+/**
+ * Whether the page's tree, laid out across (right to left), fits `width` px without the boxes
+ * of neighbouring levels overlapping: the tree spaces its levels evenly.
+ */
+export function fitsAcross(root, width) {
+  const { widest } = levelSizes(root)
+  if (widest.length < 2) return true
+  const spacing = (width - 2 * PAGE_SIDE) / (widest.length - 1)
+  return widest.every((size, depth) => depth === 0 || (widest[depth - 1] + size) / 2 + LEVEL_GAP <= spacing)
+}
+
+const downwardEnd = (tallest) => Math.max(...tallest) / 2 + 16
+
+/** The height in px the page's tree needs laid out top to bottom, its levels' boxes apart. */
+export function downwardHeight(root) {
+  const { tallest } = levelSizes(root)
+  const spacing = Math.max(0, ...tallest.slice(1).map((size, depth) => (tallest[depth] + size) / 2 + LEVEL_GAP))
+  return Math.ceil(spacing * (tallest.length - 1) + 2 * downwardEnd(tallest))
+}
+
 function widestBox(root) {
   return Math.max(nodeSize(root, true)[0], ...root.children.map(widestBox))
 }
@@ -161,21 +199,30 @@ export function treeData(root, { selected = '', compact = false, scale = 1, sele
 }
 
 /**
- * The ECharts option of the pipeline: a tree laid out right to left (the data flows left to right).
+ * The ECharts option of the pipeline: a tree laid out right to left (the data flows left to right),
+ * or top to bottom on a page too narrow for its levels side by side (`fitsAcross`).
  * The thumbnail (`compact`) is scaled to fit its `width` in px and leaves the widest box's half as
  * its side margins.
  */
 export function pipelineOption(root, { selected = '', compact = false, width = 0, lineColor = '#a0a6b0' } = {}) {
   const scale = compact && width > 0 ? thumbnailScale(root, width) : 1
-  const side = compact ? widestBox(root) * scale * 0.5 + THUMBNAIL_MARGIN : 90
   const font = (size) => Math.round(size * scale * 10) / 10
+  // Too narrow a page (a phone) lays the tree out top to bottom, the data flowing downwards.
+  const across = compact || !width || fitsAcross(root, width)
+  const { widest, tallest } = across ? {} : levelSizes(root)
+  const side = compact
+    ? widestBox(root) * scale * 0.5 + THUMBNAIL_MARGIN
+    : across
+      ? PAGE_SIDE
+      : Math.max(...widest) / 2 + 8
+  const end = compact ? 16 : across ? 60 : downwardEnd(tallest)
   return {
     animation: false,
     series: [
       {
         type: 'tree',
         data: treeData(root, { selected, compact, scale }),
-        orient: 'RL',
+        orient: across ? 'RL' : 'BT',
         layout: 'orthogonal',
         symbol: 'rect',
         edgeShape: 'polyline',
@@ -185,8 +232,8 @@ export function pipelineOption(root, { selected = '', compact = false, width = 0
         silent: compact,
         left: side,
         right: side,
-        top: compact ? 16 : 60,
-        bottom: compact ? 16 : 60,
+        top: end,
+        bottom: end,
         lineStyle: { color: lineColor, width: 1.5, curveness: 0 },
         label: {
           position: 'inside',

@@ -7,6 +7,8 @@ import {
   nodeSize,
   operationsOf,
   paramRows,
+  downwardHeight,
+  fitsAcross,
   pipelineOption,
   thumbnailScale,
   treeData,
@@ -147,6 +149,25 @@ describe('drawing', () => {
     expect(series.orient).toBe('RL')
     expect(series.roam).toBe(true)
     expect(pipelineOption(root, { compact: true }).series[0].roam).toBe(false)
+  })
+
+  it('lays the page tree out top to bottom where its levels do not fit across', () => {
+    expect(fitsAcross(root, 1200)).toBe(true)
+    expect(fitsAcross(root, 300)).toBe(false)
+    expect(pipelineOption(root, { width: 1200 }).series[0].orient).toBe('RL')
+    const narrow = pipelineOption(root, { width: 300 }).series[0]
+    expect(narrow.orient).toBe('BT')
+    // Room at the sides for the widest box's half, so no box is cut at the edges.
+    expect(narrow.left).toBeGreaterThan(nodeSize(root)[0] / 2)
+    // The drawing is made tall enough for its levels' boxes one below the other.
+    const heights = []
+    for (let node = narrow.data[0]; node; node = node.children[0]) heights.push(node.symbolSize[1])
+    const spacing = (downwardHeight(root) - narrow.top - narrow.bottom) / (heights.length - 1)
+    for (let index = 1; index < heights.length; index++) {
+      expect((heights[index - 1] + heights[index]) / 2).toBeLessThan(spacing)
+    }
+    // The thumbnail stays across, scaled to its card.
+    expect(pipelineOption(root, { compact: true, width: 150 }).series[0].orient).toBe('RL')
   })
 
   it('shrinks the thumbnail on a narrow card so its boxes do not overlap', () => {
