@@ -46,15 +46,26 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
     }
   }
 
+  // A level asked for twice at once (the drawing and the scope tree both start with the top level)
+  // is fetched once: the answers of the graph open now, by scope.
+  let pending = new Map()
+
   async function ensureLevel(scope, call) {
     if (levels.value.has(scope)) return
-    const answer = await fetchGraphLevel(trainId.value, tag.value, mode.value, scope)
-    if (!call.current) return
+    if (!pending.has(scope)) {
+      const asked = fetchGraphLevel(trainId.value, tag.value, mode.value, scope)
+      pending.set(scope, asked)
+      const forget = () => pending.get(scope) === asked && pending.delete(scope)
+      asked.then(forget, forget)
+    }
+    const answer = await pending.get(scope)
+    if (!call.current || levels.value.has(scope)) return
     levels.value = new Map(levels.value).set(scope, answer?.nodes || [])
   }
 
   function open() {
     session = latest.begin()
+    pending = new Map()
     levels.value = new Map()
     expanded.value = new Set()
     layout.value = { nodes: [], edges: [], width: 0, height: 0 }

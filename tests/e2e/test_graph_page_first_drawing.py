@@ -1,0 +1,77 @@
+"""What the graph page's first drawing waits for: not Element's controls (they come after it, with
+stand-ins of the same look meanwhile), not a second request for the top level, and not the start
+of the layout worker, which starts with the page's code. a_lenet_collector holds LeNet's graph.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_graph_page import LENET, WAIT, open_graph
+from tests.helpers.fixtures import copy_job
+from tests.helpers.server import running_server
+
+TOP_LEVEL = "/datavisual/graphs/nodes?"
+
+
+@pytest.fixture(scope="module")
+def server(built_ui, tmp_path_factory):
+    base = tmp_path_factory.mktemp("graph_first") / "summary_base"
+    copy_job("a_lenet_collector", base / "a_lenet_collector")
+    with running_server(base, tmp_path_factory.mktemp("workspace"), reload_interval=0) as running:
+        yield running
+
+
+def is_top_level(url: str) -> bool:
+    return TOP_LEVEL in url and "name=" not in url
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_drawing_comes_before_element_s_controls(new_page, server, locale):
+    page = new_page(locale)
+    answered, held, released = [], [], []
+    page.on("response", lambda response: answered.append(1) if is_top_level(response.url) else None)
+    # Every script asked for once the top level is in waits until released.
+    page.route(
+        "**/static/*.js",
+        lambda route: held.append(route) if answered and not released else route.continue_(),
+    )
+
+    page.goto(f"{server.url}/#/train-manage/graph?train_id={LENET}")
+    expect(page.get_by_test_id("graph-node")).to_have_count(2, timeout=WAIT)
+    expect(page.get_by_test_id("graph-button-stand-in")).to_have_count(4)
+    stand_in = page.get_by_test_id("graph-tree-stand-in")
+    expect(stand_in).to_contain_text("Default")
+    expect(stand_in).to_contain_text("Gradients")
+    expect(page.locator(".side .el-select")).to_be_visible()
+    expect(page.locator(".side .el-switch")).to_be_visible()
+    expect(page.locator(".side .el-autocomplete input")).to_be_visible()
+    assert held, "the late parts were not asked for"
+    assert page.get_by_test_id("graph-fit").count() == 0
+
+    released.append(1)
+    for route in held:
+        route.continue_()
+    expect(page.get_by_test_id("graph-fit")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("graph-button-stand-in")).to_have_count(0)
+    expect(page.get_by_test_id("graph-tree-stand-in")).to_have_count(0)
+    expect(page.get_by_test_id("graph-tree-node")).to_have_count(2)
+    expect(page.get_by_test_id("graph-download-svg")).to_be_enabled()
+    expect(page.get_by_test_id("graph-file-select")).to_be_visible()
+    expect(page.get_by_test_id("graph-optimized")).to_be_visible()
+
+
+def test_the_top_level_is_asked_for_once(page, server):
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if is_top_level(request.url) else None)
+    open_graph(page, server)
+    expect(page.get_by_test_id("graph-tree-node")).to_have_count(2, timeout=WAIT)
+    page.wait_for_timeout(300)  # a late second request would show up here
+    assert len(asked) == 1
+
+
+def test_the_layout_worker_starts_before_the_graph_is_asked_for(page, server):
+    events = []
+    page.on("worker", lambda worker: events.append("worker") if "elk" in worker.url else None)
+    page.on("request", lambda request: events.append("graph") if is_top_level(request.url) else None)
+    open_graph(page, server)
+    assert events[:2] == ["worker", "graph"]
