@@ -1,2 +1,11 @@
-// The original's route and query names (`train_id`, `summaryPath`).
-export default [{ path: '/train-manage/graph', name: 'graph', component: () => import('./GraphPage.vue') }]
+import { startLayoutWorker } from '@/lib/elkWorker.js'
+
+// The original's route and query names (`train_id`, `summaryPath`). The layout worker starts with
+// the page's code: its own start-up, not the size of the top level, is most of a first layout's
+// time; lib/elkLayout.js then warms it up while the page's data is read.
+const page = () => {
+  startLayoutWorker()
+  import('@/lib/elkLayout.js').then(({ warmLayout }) => warmLayout()).catch(() => {}) // the page itself reports a chunk that fails to load
+  return import('./GraphPage.vue')
+}
+export default [{ path: '/train-manage/graph', name: 'graph', component: page }]
