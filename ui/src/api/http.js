@@ -22,6 +22,50 @@ let pageController = new AbortController()
 export function cancelPageRequests() {
   pageController.abort()
   pageController = new AbortController()
+  early.clear()
+}
+
+// Answers asked for before their page's code is in. A route's `askEarly(ask)` runs `ask`, and each
+// request `ask` makes is kept: the page's first identical request (method, address, body) takes
+// that answer instead of asking again, so the answer and the page's code load together rather
+// than one after the other. Leaving the page, or EARLY_FRESH_MS, drops the answers not taken.
+const early = new Map() // request key -> {answer, at}
+const EARLY_FRESH_MS = 10000
+let askingEarly = false
+
+/**
+ * Runs `ask`, whose requests (made at once, not after an await) are kept for the page's first
+ * identical ones; a failure is handed to the page that takes it.
+ */
+export function askEarly(ask) {
+  askingEarly = true
+  try {
+    ask()
+  } finally {
+    askingEarly = false
+  }
+}
+
+/**
+ * A read: one kept by askEarly when it is the same, else a new request.
+ * @param {string} method
+ * @param {string} url below API_BASE
+ * @param {{params?: object, body?: unknown, signal?: AbortSignal}} [request]
+ * @returns {Promise<any>}
+ */
+function read(method, url, { params, body, signal } = {}) {
+  if (!askingEarly && !early.size) return request(method, url, { params, body, signal })
+  const key = `${method} ${apiUrl(url, params)} ${body === undefined ? '' : JSON.stringify(body)}`
+  if (askingEarly) {
+    const answer = request(method, url, { params, body, signal })
+    answer.catch(() => {}) // one nobody takes is no unhandled rejection
+    early.set(key, { answer, at: Date.now() })
+    return answer
+  }
+  const kept = !signal && early.get(key)
+  if (!kept) return request(method, url, { params, body, signal })
+  early.delete(key)
+  return Date.now() - kept.at < EARLY_FRESH_MS ? kept.answer : request(method, url, { params, body, signal })
 }
 
 /** An API failure: `message` is the server's error_msg when there is one. */
@@ -95,11 +139,11 @@ async function request(method, url, { params, body, signal } = {}) {
 }
 
 export function get(url, params, options = {}) {
-  return request('GET', url, { params, signal: options.signal })
+  return read('GET', url, { params, signal: options.signal })
 }
 
 export function post(url, body, params, options = {}) {
-  return request('POST', url, { params, body, signal: options.signal })
+  return read('POST', url, { params, body, signal: options.signal })
 }
 
 export function put(url, body, params, options = {}) {

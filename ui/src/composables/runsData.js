@@ -7,13 +7,12 @@ import {
   nameContainsQuery,
 } from '@/api/datavisual.js'
 import { isCancel } from '@/api/http.js'
+import { LISTED_RUNS } from '@/lib/runsListing.js'
 import { CACHING_POLL_MS, LOADING_STATES, jobTagLists } from './jobData.js'
 import { useLatestCall } from './latestCall.js'
 import { usePoll, useRefresh } from './refresh.js'
 
-// Trainings listed without a search (the newest); the others are found by a search on the server,
-// so a page never holds ten thousand of them.
-export const LISTED_RUNS = 100
+export { LISTED_RUNS }
 // A training the server was just asked to load is looked at again this soon (a small one is read
 // by then); later looks come every CACHING_POLL_MS.
 const FIRST_LOOK_MS = 500

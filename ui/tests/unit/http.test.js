@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, cancelPageRequests, get, isCancel, post } from '@/api/http.js'
+import { ApiError, askEarly, cancelPageRequests, get, isCancel, post } from '@/api/http.js'
 
 // fetch is the browser's; here it answers with real Response objects, and records the requests.
 function answering(respond) {
@@ -83,5 +83,61 @@ describe('cancellation', () => {
     expect(calls[0].init.signal.aborted).toBe(false)
     own.abort()
     expect(isCancel(await pending)).toBe(true)
+  })
+})
+
+describe('askEarly', () => {
+  it("gives its answer to the page's first identical get, which asks nothing more", async () => {
+    let answers = 0
+    const calls = answering(() => new Response(`{"n": ${++answers}}`, { status: 200 }))
+    askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: 100, query: undefined }))
+    expect(calls).toHaveLength(1)
+    expect(await get('datavisual/train-jobs', { offset: 0, limit: 100, train_id: undefined })).toEqual({ n: 1 })
+    // Taken once: the next get (a refresh) asks the server again.
+    expect(await get('datavisual/train-jobs', { offset: 0, limit: 100 })).toEqual({ n: 2 })
+    expect(calls).toHaveLength(2)
+  })
+
+  it('keeps a post for the same address and body only', async () => {
+    let answers = 0
+    const calls = answering(() => new Response(`{"n": ${++answers}}`, { status: 200 }))
+    askEarly(() => post('lineagemgr/lineages', { lineage_type: { in: ['model'] }, limit: 100, offset: 0 }))
+    expect(await post('lineagemgr/lineages', { lineage_type: { in: ['dataset'] }, limit: 100, offset: 0 })).toEqual({
+      n: 2,
+    })
+    expect(await post('lineagemgr/lineages', { lineage_type: { in: ['model'] }, limit: 100, offset: 0 })).toEqual({
+      n: 1,
+    })
+    expect(calls).toHaveLength(2)
+  })
+
+  it('is not taken by another address, after the page is left, or once stale', async () => {
+    const calls = answering(() => new Response('{}', { status: 200 }))
+    askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: 100 }))
+    await get('datavisual/train-jobs', { offset: 0, limit: 20 })
+    expect(calls).toHaveLength(2)
+    cancelPageRequests()
+    await get('datavisual/train-jobs', { offset: 0, limit: 100 })
+    expect(calls).toHaveLength(3)
+
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      askEarly(() => get('datavisual/plugins', { train_id: './a' }))
+      vi.setSystemTime(Date.now() + 60_000) // a minute later the job may have changed
+      await get('datavisual/plugins', { train_id: './a' })
+      expect(calls).toHaveLength(5)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('hands a failure to the page that takes it, and one nobody takes is no unhandled error', async () => {
+    answering(() => new Response('{"error_code": "50545005", "error_msg": "no"}', { status: 400 }))
+    askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: 7 }))
+    const error = await get('datavisual/train-jobs', { offset: 0, limit: 7 }).catch((e) => e)
+    expect(error).toMatchObject({ code: '50545005', status: 400 })
+    askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: 8 }))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    cancelPageRequests()
   })
 })

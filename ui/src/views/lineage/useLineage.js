@@ -3,10 +3,9 @@ import { useRoute } from 'vue-router'
 import { searchLineages, updateLineageInfo } from '@/api/lineage.js'
 import { useRead } from '@/composables/read.js'
 import { lineageRows } from '@/lib/lineageColumns.js'
+import { CHART_RUNS, readChartRows } from './earlyRead.js'
 
-// The most runs the page holds whole (the original's largest page): the chart draws them, and
-// when the query matches more the table asks the server for one page at a time.
-export const CHART_RUNS = 100
+export { CHART_RUNS }
 
 /**
  * The lineage of one kind (`model` or `dataset`) of the CHART_RUNS most recently updated jobs the
@@ -24,7 +23,7 @@ export function useLineage(lineageType) {
     loaded,
     error,
     read: load,
-  } = useRead(() => searchLineages(lineageType, query(), undefined, { limit: CHART_RUNS, offset: 0 }), {
+  } = useRead(() => readChartRows(lineageType, query()), {
     key: () => `q=${query()}`,
     refresh: true,
     keepEqual: true,
