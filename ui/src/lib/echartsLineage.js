@@ -1,9 +1,10 @@
-// The ECharts parts only the lineage pages draw (their own chunk), on top of the shared base of
-// lib/echarts.js: parallel coordinates, and the optimization objective's pie, bars and scatter.
-import { BarChart, ParallelChart, PieChart, ScatterChart } from 'echarts/charts'
-import { LegendComponent, ParallelComponent, TooltipComponent } from 'echarts/components'
+// The ECharts parts the lineage pages' parallel-coordinates chart needs (their own chunk), on top
+// of the shared base of lib/echarts.js. The optimization objective's charts add theirs in
+// lib/echartsLineageTargets.js, so the parallel chart waits for none of them.
+import { ParallelChart } from 'echarts/charts'
+import { ParallelComponent } from 'echarts/components'
 import { echarts } from './echarts.js'
 
-echarts.use([ParallelChart, ParallelComponent, BarChart, PieChart, ScatterChart, TooltipComponent, LegendComponent])
+echarts.use([ParallelChart, ParallelComponent])
 
 export { echarts }
