@@ -11,8 +11,10 @@ export function rankedParameters(target) {
     .sort((a, b) => b.importance - a.importance)
 }
 
-// The legend's names in the page's text colour (the chart library's default is dim on dark).
-const LEGEND_TEXT = { light: '#303133', dark: '#d0d3d9' }
+// The legend's names and the bars' values in the page's text colour (the chart library's defaults
+// are dim on dark, and outline the values: hollow digits on the dark background).
+const PAGE_TEXT = { light: '#303133', dark: '#d0d3d9' }
+const pageText = (theme) => PAGE_TEXT[theme === 'dark' ? 'dark' : 'light']
 
 /** Pie option of a target's buckets `[start, width, count]` (`theme`: light or dark). */
 export function distributionOption(target, theme = 'light') {
@@ -27,7 +29,7 @@ export function distributionOption(target, theme = 'light') {
       orient: 'vertical',
       left: 0,
       top: 'middle',
-      textStyle: { fontSize: 11, color: LEGEND_TEXT[theme === 'dark' ? 'dark' : 'light'] },
+      textStyle: { fontSize: 11, color: pageText(theme) },
     },
     series: [{ type: 'pie', radius: ['0%', '62%'], center: ['68%', '50%'], label: { show: false }, data }],
   }
@@ -40,7 +42,7 @@ export function distributionOption(target, theme = 'light') {
 export function importanceOption(
   parameters,
   chosen,
-  { accent = '#6c92fa', danger = '#e6553a', label = (name) => name } = {},
+  { accent = '#6c92fa', danger = '#e6553a', label = (name) => name, theme = 'light' } = {},
 ) {
   const ordered = [...parameters].reverse()
   return {
@@ -57,7 +59,13 @@ export function importanceOption(
       {
         type: 'bar',
         barMaxWidth: 14,
-        label: { show: true, position: 'right', formatter: (params) => ROUND(params.value) },
+        label: {
+          show: true,
+          position: 'right',
+          color: pageText(theme),
+          textBorderWidth: 0,
+          formatter: (params) => ROUND(params.value),
+        },
         data: ordered.map((item) => ({
           value: item.importance,
           itemStyle: { color: item.name === chosen ? danger : accent },

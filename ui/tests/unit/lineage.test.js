@@ -11,7 +11,7 @@ import {
 } from '@/lib/lineageColumns.js'
 import { brushedIds, parallelOption } from '@/lib/lineageParallel.js'
 import { lineageCsv, pageRows, sortRows } from '@/lib/lineageTable.js'
-import { importanceOption, rankedParameters, scatterPoints } from '@/lib/lineageTargets.js'
+import { distributionOption, importanceOption, rankedParameters, scatterPoints } from '@/lib/lineageTargets.js'
 import { tagColors, TAG_COLORS } from '@/lib/lineageTags.js'
 
 const t = (key) => key.split('.').pop()
@@ -185,6 +185,14 @@ describe('optimization objective', () => {
     expect(option.yAxis.data).toEqual(['epoch', 'learning_rate'])
     expect(option.yAxis.axisLabel.formatter('learning_rate')).toBe('<lineage.field.learning_rate>')
     expect(label('[U]seed')).toBe('[U]seed')
+  })
+
+  it("writes the bars' values in the page's text colour, without the library's outline", () => {
+    const dark = importanceOption(rankedParameters(target), 'epoch', { theme: 'dark' }).series[0].label
+    const light = importanceOption(rankedParameters(target), 'epoch').series[0].label
+    expect(dark).toMatchObject({ show: true, textBorderWidth: 0 })
+    expect(dark.color).not.toBe(light.color)
+    expect(dark.color).toBe(distributionOption(target, 'dark').legend.textStyle.color)
   })
 
   it('pairs a parameter with the target for the jobs that have both', () => {
