@@ -91,6 +91,11 @@ def test_the_lineage_is_asked_for_while_the_page_scripts_load(new_page, server, 
     page.route("**/static/*.js", hold_the_page_script)
     with page.expect_request(lambda request: "lineagemgr/lineages" in request.url, timeout=WAIT):
         page.goto(f"{server.url}/{ROUTES[kind]}", wait_until="commit")
+    # The request may go out before the page's script is even asked for (that is the point).
+    for _ in range(WAIT // 100):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the page's script was not held"
     assert asked == [{"lineage_type": {"in": [kind]}, "limit": 100, "offset": 0}]
     for route, response in held:

@@ -59,6 +59,8 @@ def chart_rows(page, testid: str = "parallel-chart") -> int:
 
 
 def shown_paths(page) -> list[str]:
+    # The table is built once the chart is drawn.
+    expect(page.get_by_test_id("row-path").first).to_be_visible(timeout=WAIT)
     return page.get_by_test_id("row-path").all_inner_texts()
 
 

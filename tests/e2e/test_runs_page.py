@@ -123,6 +123,8 @@ def test_the_lineage_query_box_narrows_the_rows(new_page, lineage_server, locale
     query_input.fill('optimizer == "SGD"')
     query_input.press("Enter")
     expect(page.get_by_test_id("row-count")).to_have_attribute("data-shown", str(len(sgd)), timeout=WAIT)
+    # The table is built after the chart is drawn: its rows may come after the count.
+    expect(page.get_by_test_id("row-path")).to_have_count(len(sgd))
     assert sorted(page.get_by_test_id("row-path").all_inner_texts()) == sgd
     assert route_query(page)["q"] == ['optimizer == "SGD"']
 
