@@ -4,14 +4,20 @@
 import re
 
 
-def hold_scripts(page, pattern: re.Pattern) -> list:
+class Held(list):
+    """The scripts held back, as ``(route, response)``; once released, later ones pass too."""
+
+    released = False
+
+
+def hold_scripts(page, pattern: re.Pattern) -> Held:
     """Answers every script of the app at once except those whose bytes match ``pattern``: those
-    wait in the returned list as ``(route, response)`` until ``release`` is given it."""
-    held = []
+    wait in the returned list until ``release`` is given it."""
+    held = Held()
 
     def handle(route):
         response = route.fetch()
-        if pattern.search(response.body()):
+        if not held.released and pattern.search(response.body()):
             held.append((route, response))
         else:
             route.fulfill(response=response)
@@ -20,7 +26,9 @@ def hold_scripts(page, pattern: re.Pattern) -> list:
     return held
 
 
-def release(held: list):
-    """Answers the scripts ``hold_scripts`` held back."""
+def release(held: Held):
+    """Answers the scripts ``hold_scripts`` held back, and lets every later one through: a part
+    the released code asks for afterwards (on a loaded machine, after the release) is not held."""
+    held.released = True
     for route, response in held:
         route.fulfill(response=response)

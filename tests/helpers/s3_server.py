@@ -193,7 +193,8 @@ class S3Server:
             if self.process.poll() is not None:
                 log_text = (self.workdir / "moto.log").read_text()
                 raise RuntimeError(f"moto exited with {self.process.returncode}: {log_text}")
-            with contextlib.suppress(requests.ConnectionError):
+            # Refused until it listens; slow to answer while it starts on a loaded machine.
+            with contextlib.suppress(requests.ConnectionError, requests.Timeout):
                 if requests.get(self.endpoint + "/moto-api/data.json", timeout=2).status_code == 200:
                     return self
             if time.monotonic() > deadline:
