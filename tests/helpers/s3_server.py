@@ -188,6 +188,14 @@ class S3Server:
             cwd=self.workdir,
         )
         log.close()
+        try:
+            self._wait_until_answering(timeout)
+        except BaseException:
+            self.stop()  # no moto left running by a test that could not start it
+            raise
+        return self
+
+    def _wait_until_answering(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -196,7 +204,7 @@ class S3Server:
             # Refused until it listens; slow to answer while it starts on a loaded machine.
             with contextlib.suppress(requests.ConnectionError, requests.Timeout):
                 if requests.get(self.endpoint + "/moto-api/data.json", timeout=2).status_code == 200:
-                    return self
+                    return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"moto did not answer on {self.endpoint} within {timeout} s")
             time.sleep(0.1)
