@@ -81,6 +81,15 @@ export default defineConfig({
               test: /src[\\/](api[\\/]scalarBuckets|lib[\\/](tagQuery|errors|scalarBuckets|download|csv)|composables[\\/](tagSelection|escapeKey))\.js$/,
               includeDependenciesRecursively: false,
             },
+            // The other pages' messages (locales/pages.js reads them): their own chunk, which the
+            // bundler's loader of pages.js then names as a dependency, so src/startPage.js asks
+            // for it as the app's code starts (a chunk with no dependencies is asked for only
+            // after the app is made).
+            {
+              name: 'page-messages',
+              test: /src[\\/]locales[\\/][a-z]{2}-[A-Z]{2}[\\/](?!(app|common|header|summaryList|dashboard|chart|notFound)\.json$)[^\\/]+\.json$/,
+              includeDependenciesRecursively: false,
+            },
             // The stand-ins of Element's controls, the native radio buttons in Element's look and
             // the loader of the parts they stand for, which the scalar, per-tag and pager pages show
             // before their first drawing (one file, not five; in 'scalar-lib' every page would load

@@ -1,3 +1,4 @@
+import './startPage.js' // first: see there
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'

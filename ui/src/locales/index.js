@@ -3,11 +3,13 @@ import { createI18n } from 'vue-i18n'
 import { DEFAULT_LOCALE } from '@/lib/preferences.js'
 import { byLocale } from './byLocale.js'
 import { messageCompiler } from './messageCompiler.js'
+import { fetchPageMessages } from './pageMessages.js'
 
 // One JSON file per namespace and locale (`en-US/scalar.json` holds the `scalar.*` keys), so each
 // page owns its messages. The app's first load carries only what the shell, the summary list and
 // the training dashboard's first card say; the other pages' messages and the error messages come
-// in one chunk (pages.js) before such a page opens, once the dashboard's first chart is drawn (its
+// with pages.js (one chunk of messages, see vite.config.js) before such a page opens (asked for as
+// the app starts when the address opens one: src/startPage.js), once the dashboard's first chart is drawn (its
 // other cards use them), or when an error is first described (lib/errors.js).
 export const messages = byLocale(
   import.meta.glob('./*/{app,common,header,summaryList,dashboard,chart,notFound}.json', {
@@ -16,7 +18,6 @@ export const messages = byLocale(
   }),
 )
 
-let pageModule = null
 const merged = new WeakSet()
 let appI18n = null
 // Whether the app's messages hold the other pages' (and the error) messages: what reads a message
@@ -30,8 +31,7 @@ export const pageMessagesLoaded = ref(false)
 export async function loadPageMessages(i18n = appI18n) {
   if (!i18n) return
   const target = i18n.global ?? i18n
-  pageModule ||= import('./pages.js')
-  const { messages: pages } = await pageModule
+  const { messages: pages } = await fetchPageMessages()
   if (merged.has(target)) return
   merged.add(target)
   for (const [locale, namespaces] of Object.entries(pages)) target.mergeLocaleMessage(locale, namespaces)

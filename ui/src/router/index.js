@@ -1,4 +1,4 @@
-import { createRouter, createWebHashHistory } from 'vue-router'
+import { createRouter, createRouterMatcher, createWebHashHistory, START_LOCATION } from 'vue-router'
 import { cancelPageRequests } from '@/api/http.js'
 
 // Each page folder declares its own routes in `views/<page>/routes.js` (default export: an
@@ -26,4 +26,25 @@ export function createAppRouter({ loadMessages = () => Promise.resolve() } = {})
   })
   router.beforeResolve(() => messages?.then(() => true))
   return router
+}
+
+/**
+ * What the page at `address` (a route address, the URL's hash without '#') loads before it can
+ * show anything: `loaders`, its components' lazy loaders, and `coreMessages`, whether it opens
+ * without the other pages' messages. A redirect given as a path is followed, as the router does.
+ */
+export function pageToLoad(address) {
+  const matcher = createRouterMatcher(routes, {})
+  let path = address.split(/[?#]/)[0] || '/'
+  let matched = []
+  for (let hops = 0; hops < 5; hops += 1) {
+    ;({ matched } = matcher.resolve({ path }, START_LOCATION))
+    const redirect = matched.at(-1)?.redirect
+    if (typeof redirect !== 'string') break
+    path = redirect
+  }
+  return {
+    loaders: matched.flatMap((record) => Object.values(record.components || {})).filter((c) => typeof c === 'function'),
+    coreMessages: matched.some((record) => record.meta.coreMessages),
+  }
 }

@@ -1,0 +1,80 @@
+"""The code of the page an address opens is asked for as soon as the app's own code starts, before
+the app is made and routes (ui/src/startPage.js): for the summary list (also from the bare address,
+which the router sends there), the training dashboard, and the scalar page, which also waits for
+the other pages' messages: those are asked for then too.
+
+Both times are read in the page: when Vue first puts the app's shell into ``#app`` (an init script
+wraps ``insertBefore``, which Vue mounts with), and when the request for each script started
+(Resource Timing). Scripts are told apart by their bytes: only the wanted chunk holds the text.
+"""
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+SHELL_INSERTED = """
+(() => {
+  const insertBefore = Node.prototype.insertBefore
+  Node.prototype.insertBefore = function (node, anchor) {
+    if (this.id === 'app' && window.__appMadeAt === undefined) window.__appMadeAt = performance.now()
+    return insertBefore.call(this, node, anchor)
+  }
+})()
+"""
+JOB = quote("./b_summary_ops", safe="./")
+PAGE_CODE = {
+    "summary list": re.compile(rb"[`\"']summary-row[`\"']"),
+    "dashboard": re.compile(rb"[`\"']dashboard-scalar-chart[`\"']"),
+    "scalar page": re.compile(rb"[`\"']scalar-chart[`\"']"),
+}
+PAGE_MESSAGES = re.compile(rb"Open the scalar page from a training dashboard")
+
+
+def script_starts(page, url: str, wanted: dict) -> tuple[float, dict]:
+    """Opens `url`; when the app's shell went in, and when the first request of a script matching
+    each of `wanted` (name -> pattern) started (ms from navigation; None if never asked for)."""
+    matching = {name: [] for name in wanted}
+
+    def seen(response):
+        if "/static/" in response.url and response.url.endswith(".js"):
+            body = response.body()
+            for name, pattern in wanted.items():
+                if pattern.search(body):
+                    matching[name].append(response.url)
+
+    page.add_init_script(SHELL_INSERTED)
+    page.on("response", seen)
+    page.goto(url)
+    page.wait_for_function("() => window.__appMadeAt !== undefined")
+    page.wait_for_load_state("networkidle")
+    starts = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name, e.startTime]))"
+    )
+    first = {name: min((starts[u] for u in urls if u in starts), default=None) for name, urls in matching.items()}
+    return page.evaluate("() => window.__appMadeAt"), first
+
+
+@pytest.mark.parametrize(
+    ("address", "page_name"),
+    [
+        ("", "summary list"),
+        ("#/summary-manage", "summary list"),
+        (f"#/train-manage/training-dashboard?id={JOB}", "dashboard"),
+        (f"#/train-manage/scalar?train_id={JOB}", "scalar page"),
+    ],
+)
+def test_the_page_code_is_asked_for_before_the_app_is_made(server, new_page, address, page_name):
+    wanted = {page_name: PAGE_CODE[page_name]}
+    if page_name == "scalar page":
+        wanted["messages"] = PAGE_MESSAGES
+    made_at, first = script_starts(new_page(), f"{server.url}/{address}", wanted)
+    for name, started in first.items():
+        assert started is not None, f"{name}: its script was never asked for"
+        assert started < made_at, f"{name}: asked for at {started:.0f} ms, after the app was made ({made_at:.0f} ms)"
+
+
+def test_the_dashboard_code_waits_on_the_summary_list(server, new_page):
+    """Only the opened page's code comes early: the summary list does not fetch the dashboard's."""
+    made_at, first = script_starts(new_page(), f"{server.url}/#/summary-manage", {"dashboard": PAGE_CODE["dashboard"]})
+    assert first["dashboard"] is None or first["dashboard"] > made_at
