@@ -1,7 +1,8 @@
 """The code of the page an address opens is asked for as soon as the app's own code starts, before
 the app is made and routes (ui/src/startPage.js): for the summary list (also from the bare address,
 which the router sends there), the training dashboard, and the scalar page, which also waits for
-the other pages' messages: those are asked for then too.
+the other pages' messages: those are asked for then too. A job page reads its job (the train-jobs
+item and the tags) while its code is on its way, and takes those answers instead of asking again.
 
 Both times are read in the page: when Vue first puts the app's shell into ``#app`` (an init script
 wraps ``insertBefore``, which Vue mounts with), and when the request for each script started
@@ -9,9 +10,13 @@ wraps ``insertBefore``, which Vue mounts with), and when the request for each sc
 """
 
 import re
+import time
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
+
+from tests.helpers.held_scripts import hold_scripts, release
 
 SHELL_INSERTED = """
 (() => {
@@ -29,6 +34,8 @@ PAGE_CODE = {
     "scalar page": re.compile(rb"[`\"']scalar-chart[`\"']"),
 }
 PAGE_MESSAGES = re.compile(rb"Open the scalar page from a training dashboard")
+# The job's two reads (composables/jobData.js): its train-jobs item and its tags.
+READ = re.compile(r"(?<=/datavisual/)(train-jobs|plugins)(?=\?.*train_id=)")
 
 
 def script_starts(page, url: str, wanted: dict) -> tuple[float, dict]:
@@ -78,3 +85,41 @@ def test_the_dashboard_code_waits_on_the_summary_list(server, new_page):
     """Only the opened page's code comes early: the summary list does not fetch the dashboard's."""
     made_at, first = script_starts(new_page(), f"{server.url}/#/summary-manage", {"dashboard": PAGE_CODE["dashboard"]})
     assert first["dashboard"] is None or first["dashboard"] > made_at
+
+
+@pytest.mark.parametrize(
+    ("address", "held_code", "drawn"),
+    [
+        (f"#/train-manage/scalar?train_id={JOB}", PAGE_CODE["scalar page"], '[data-testid="scalar-chart"]'),
+        (
+            f"#/train-manage/training-dashboard?id={JOB}",
+            PAGE_CODE["dashboard"],
+            '[data-testid="dashboard-scalar-chart"]',
+        ),
+    ],
+)
+def test_the_job_is_read_while_the_page_code_is_on_its_way(server, new_page, address, held_code, drawn):
+    """A job page's first reads (the job's train-jobs item and its tags) go out with its code, and
+    the page takes their answers instead of asking again."""
+    server.post("/datavisual/train-job-caches", json={"train_ids": ["./b_summary_ops"]})
+    for _ in range(100):  # a job still loading is polled: that would be a second read of the page's own
+        jobs = server.get("/datavisual/train-jobs", params={"offset": 0, "limit": 999}).json()["train_jobs"]
+        if any(job["train_id"] == "./b_summary_ops" and job["cache_status"] == "CACHED" for job in jobs):
+            break
+        time.sleep(0.1)
+    page = new_page()
+    reads = []
+    page.on("request", lambda request: READ.search(request.url) and reads.append(request.url))
+    held = hold_scripts(page, held_code)
+    page.goto(f"{server.url}/{address}")
+    for _ in range(100):
+        if held and len(reads) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page's code was never asked for"
+    asked_while_held = sorted(READ.search(url).group(0) for url in reads)
+    assert asked_while_held == ["plugins", "train-jobs"], reads
+    release(held)
+    expect(page.locator(drawn).first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert sorted(READ.search(url).group(0) for url in reads) == ["plugins", "train-jobs"], reads

@@ -1,5 +1,6 @@
 import { computed, ref, watch } from 'vue'
 import { fetchPlugins, fetchTrainJobs } from '@/api/datavisual.js'
+import { askEarly } from '@/api/http.js'
 import { useLatestCall } from './latestCall.js'
 import { usePoll, useRefresh } from './refresh.js'
 
@@ -19,6 +20,19 @@ export const LOADING_STATES = ['NOT_IN_CACHE', 'CACHING']
 export function jobTagLists(item, answer) {
   const tagLists = item?.cache_status === 'CACHED' && item.plugins ? item.plugins : answer?.plugins
   return tagLists && typeof tagLists === 'object' ? tagLists : {}
+}
+
+/**
+ * A job's train-jobs item and its tags (`plugins` with manual_update, which puts the job into the
+ * server's detail cache or marks it used), asked for at once: `[train-jobs answer, plugins answer]`.
+ */
+export function readJob(trainId) {
+  return Promise.all([fetchTrainJobs({ offset: 0, limit: 1, trainId }), fetchPlugins(trainId, { manualUpdate: true })])
+}
+
+/** Reads the job as a page's first `readJob` will, ahead of it (api/http.js, askEarly). */
+export function askJobEarly(trainId) {
+  askEarly(() => readJob(trainId))
 }
 
 /**
@@ -48,15 +62,9 @@ export function useJobData(trainId) {
 
   async function reload({ silent = false } = {}) {
     if (!id.value || (silent && latest.busy)) return
-    const result = await latest.run(() =>
-      // Both at once. The job's item carries its cache status and then its tags, read in that
-      // order, so CACHED there means those tags are complete; `plugins` with manual_update puts
-      // the job into the detail cache (or marks it used), and its tags serve until then.
-      Promise.all([
-        fetchTrainJobs({ offset: 0, limit: 1, trainId: id.value }),
-        fetchPlugins(id.value, { manualUpdate: true }),
-      ]),
-    )
+    // The job's item carries its cache status and then its tags, read in that order, so CACHED
+    // there means those tags are complete; the `plugins` answer's tags serve until then.
+    const result = await latest.run(() => readJob(id.value))
     if (!result) return
     if (result.error) {
       error.value = result.error

@@ -1,4 +1,4 @@
-import { createRouter, createRouterMatcher, createWebHashHistory, START_LOCATION } from 'vue-router'
+import { createRouter, createRouterMatcher, createWebHashHistory, parseQuery, START_LOCATION } from 'vue-router'
 import { cancelPageRequests } from '@/api/http.js'
 
 // Each page folder declares its own routes in `views/<page>/routes.js` (default export: an
@@ -30,12 +30,16 @@ export function createAppRouter({ loadMessages = () => Promise.resolve() } = {})
 
 /**
  * What the page at `address` (a route address, the URL's hash without '#') loads before it can
- * show anything: `loaders`, its components' lazy loaders, and `coreMessages`, whether it opens
- * without the other pages' messages. A redirect given as a path is followed, as the router does.
+ * show anything: `loaders`, its components' lazy loaders; `coreMessages`, whether it opens
+ * without the other pages' messages; `trainId`, the job it reads first (a route's `meta.jobQuery`
+ * names the query parameter holding it), or ''. A redirect given as a path is followed, as the
+ * router does.
  */
 export function pageToLoad(address) {
   const matcher = createRouterMatcher(routes, {})
-  let path = address.split(/[?#]/)[0] || '/'
+  const mark = address.indexOf('?')
+  let path = (mark < 0 ? address : address.slice(0, mark)) || '/'
+  const search = mark < 0 ? '' : address.slice(mark + 1)
   let matched = []
   for (let hops = 0; hops < 5; hops += 1) {
     ;({ matched } = matcher.resolve({ path }, START_LOCATION))
@@ -46,5 +50,12 @@ export function pageToLoad(address) {
   return {
     loaders: matched.flatMap((record) => Object.values(record.components || {})).filter((c) => typeof c === 'function'),
     coreMessages: matched.some((record) => record.meta.coreMessages),
+    trainId: jobOf(matched, parseQuery(search)),
   }
+}
+
+function jobOf(matched, query) {
+  const name = matched.findLast((record) => record.meta.jobQuery)?.meta.jobQuery
+  const value = name ? query[name] : ''
+  return typeof value === 'string' ? value : ''
 }

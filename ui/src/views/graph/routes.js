@@ -8,4 +8,4 @@ const page = () => {
   import('@/lib/elkLayout.js').then(({ warmLayout }) => warmLayout()).catch(() => {}) // the page itself reports a chunk that fails to load
   return import('./GraphPage.vue')
 }
-export default [{ path: '/train-manage/graph', name: 'graph', component: page }]
+export default [{ path: '/train-manage/graph', name: 'graph', component: page, meta: { jobQuery: 'train_id' } }]

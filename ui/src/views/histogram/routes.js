@@ -1,1 +1,8 @@
-export default [{ path: '/train-manage/histogram', name: 'histogram', component: () => import('./HistogramPage.vue') }]
+export default [
+  {
+    path: '/train-manage/histogram',
+    name: 'histogram',
+    component: () => import('./HistogramPage.vue'),
+    meta: { jobQuery: 'train_id' },
+  },
+]

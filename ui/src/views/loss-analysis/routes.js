@@ -1,3 +1,8 @@
 export default [
-  { path: '/train-manage/loss-analysis', name: 'loss-analysis', component: () => import('./LossAnalysisPage.vue') },
+  {
+    path: '/train-manage/loss-analysis',
+    name: 'loss-analysis',
+    component: () => import('./LossAnalysisPage.vue'),
+    meta: { jobQuery: 'train_id' },
+  },
 ]

@@ -3,5 +3,6 @@ export default [
     path: '/train-manage/operatorPrecision',
     name: 'operator-precision',
     component: () => import('./OperatorPrecisionPage.vue'),
+    meta: { jobQuery: 'train_id' },
   },
 ]

@@ -3,6 +3,6 @@ export default [
     path: '/train-manage/training-dashboard',
     name: 'training-dashboard',
     component: () => import('./TrainingDashboard.vue'),
-    meta: { coreMessages: true },
+    meta: { coreMessages: true, jobQuery: 'id' },
   },
 ]
