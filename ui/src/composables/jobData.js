@@ -32,7 +32,8 @@ export function readJob(trainId) {
 
 /** Reads the job as a page's first `readJob` will, ahead of it (api/http.js, askEarly). */
 export function askJobEarly(trainId) {
-  askEarly(() => readJob(trainId))
+  // The page that takes the answers reports a failure (an unknown job, say); nothing awaits this.
+  askEarly(() => readJob(trainId).catch(() => {}))
 }
 
 /**
