@@ -123,3 +123,40 @@ def test_the_summary_list_asks_for_the_pager_once_its_first_page_is_read(many, n
     release(held)
     expect(page.locator(REAL)).to_be_visible()
     expect(page.locator(STAND_IN)).to_have_count(0)
+
+
+ROWS_SEEN = """
+new MutationObserver((_, observer) => {
+  if (document.querySelector('[data-testid="summary-row"]')) {
+    window.__rowsAt = performance.now()
+    observer.disconnect()
+  }
+}).observe(document, { subtree: true, childList: true })
+"""
+
+
+def test_the_pager_code_is_asked_for_after_the_first_rows_are_drawn(many, new_page):
+    """Asking for a module starts a request per file, a few ms of the main thread each: the
+    pager's (eleven files) are asked for once the rows are on the page, not in the task that
+    puts them there."""
+    page = new_page()
+    page.add_init_script(ROWS_SEEN)
+    pager_files = []
+
+    def seen(response):
+        if "/static/" in response.url and response.url.endswith(".js") and ELEMENT_PAGER.search(response.body()):
+            pager_files.append(response.url)
+
+    page.on("response", seen)
+    page.goto(many.url + "/#/summary-manage")
+    expect(page.locator(REAL)).to_be_visible()
+    rows_at = page.evaluate("() => window.__rowsAt")
+    starts = page.evaluate(
+        """(urls) => performance.getEntriesByType('resource')
+             .filter((e) => urls.includes(e.name)).map((e) => e.startTime)""",
+        pager_files,
+    )
+    assert starts, "Element's pager code was never asked for"
+    assert min(starts) > rows_at, (
+        f"the pager's code was asked for at {min(starts):.0f} ms, the rows drawn at {rows_at:.0f} ms"
+    )
