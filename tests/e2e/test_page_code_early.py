@@ -123,3 +123,24 @@ def test_the_job_is_read_while_the_page_code_is_on_its_way(server, new_page, add
     expect(page.locator(drawn).first).to_be_visible()
     page.wait_for_timeout(500)
     assert sorted(READ.search(url).group(0) for url in reads) == ["plugins", "train-jobs"], reads
+
+
+def test_a_page_the_app_moves_to_reads_its_job_while_its_code_is_on_its_way(server, new_page):
+    """The router asks for a route's first reads as the app moves to it (here from the summary
+    list to a training dashboard), before the page's code is in."""
+    page = new_page()
+    page.goto(f"{server.url}/#/summary-manage")
+    row = page.locator('[data-testid="summary-row"][data-train-id="./b_summary_ops"]')
+    expect(row).to_be_visible()
+    reads = []
+    page.on("request", lambda request: READ.search(request.url) and reads.append(request.url))
+    held = hold_scripts(page, PAGE_CODE["dashboard"])
+    row.get_by_test_id("dashboard-link").click()
+    for _ in range(100):
+        if held and len(reads) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the dashboard's code was never asked for"
+    assert sorted(READ.search(url).group(0) for url in reads) == ["plugins", "train-jobs"], reads
+    release(held)
+    expect(page.locator('[data-testid="dashboard-scalar-chart"]').first).to_be_visible()

@@ -23,6 +23,8 @@ export function createAppRouter({ loadMessages = () => Promise.resolve() } = {})
     if (from.matched.length && to.path !== from.path) cancelPageRequests()
     // Started here, awaited below: the messages load while the page's own code does.
     messages = to.meta.coreMessages ? null : loadMessages()
+    // The app's first page asked for its first reads as the app started (startPage.js).
+    if (from.matched.length && to.path !== from.path) to.meta.firstReads?.(to.query)
   })
   router.beforeResolve(() => messages?.then(() => true))
   return router
@@ -31,9 +33,9 @@ export function createAppRouter({ loadMessages = () => Promise.resolve() } = {})
 /**
  * What the page at `address` (a route address, the URL's hash without '#') loads before it can
  * show anything: `loaders`, its components' lazy loaders; `coreMessages`, whether it opens
- * without the other pages' messages; `trainId`, the job it reads first (a route's `meta.jobQuery`
- * names the query parameter holding it), or ''. A redirect given as a path is followed, as the
- * router does.
+ * without the other pages' messages; `firstReads()`, which asks for its first reads ahead of it
+ * (a route's `meta.firstReads(query)`, router/firstReads.js). A redirect given as a path is
+ * followed, as the router does.
  */
 export function pageToLoad(address) {
   const matcher = createRouterMatcher(routes, {})
@@ -50,12 +52,6 @@ export function pageToLoad(address) {
   return {
     loaders: matched.flatMap((record) => Object.values(record.components || {})).filter((c) => typeof c === 'function'),
     coreMessages: matched.some((record) => record.meta.coreMessages),
-    trainId: jobOf(matched, parseQuery(search)),
+    firstReads: () => matched.at(-1)?.meta.firstReads?.(parseQuery(search)),
   }
-}
-
-function jobOf(matched, query) {
-  const name = matched.findLast((record) => record.meta.jobQuery)?.meta.jobQuery
-  const value = name ? query[name] : ''
-  return typeof value === 'string' ? value : ''
 }

@@ -2,17 +2,19 @@ import { askEarly, get } from '@/api/http.js'
 import { LISTED_RUNS } from '@/lib/runsListing.js'
 
 // The original's comparison routes: `/compare-analysis` opened its scalar tab.
-// Opening the page asks for its list of trainings (useRunsData's first request) at once, while
-// the page's code loads, rather than once that code is in.
+// Its first read, the list of trainings (useRunsData's first request), is asked for while the
+// page's code loads, rather than once that code is in.
 export default [
   { path: '/compare-analysis', redirect: '/compare-analysis/scalar' },
   {
     path: '/compare-analysis/scalar',
     name: 'compare-scalar',
     component: () => import('./CompareScalarPage.vue'),
-    beforeEnter: (to) => {
-      const query = typeof to.query.q === 'string' && to.query.q ? to.query.q : undefined
-      askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: LISTED_RUNS, query }))
+    meta: {
+      firstReads: (routeQuery) => {
+        const query = typeof routeQuery.q === 'string' && routeQuery.q ? routeQuery.q : undefined
+        askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: LISTED_RUNS, query }))
+      },
     },
   },
 ]

@@ -1,3 +1,4 @@
+import { jobReads } from '@/router/firstReads.js'
 import { startLayoutWorker } from '@/lib/elkWorker.js'
 
 // The original's route and query names (`train_id`, `summaryPath`). The layout worker starts with
@@ -8,4 +9,6 @@ const page = () => {
   import('@/lib/elkLayout.js').then(({ warmLayout }) => warmLayout()).catch(() => {}) // the page itself reports a chunk that fails to load
   return import('./GraphPage.vue')
 }
-export default [{ path: '/train-manage/graph', name: 'graph', component: page, meta: { jobQuery: 'train_id' } }]
+export default [
+  { path: '/train-manage/graph', name: 'graph', component: page, meta: { firstReads: jobReads('train_id') } },
+]

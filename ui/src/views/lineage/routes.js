@@ -1,8 +1,8 @@
-// The original's lineage routes ("traceback" in its URLs). Entering one asks for its lineage at
-// once (earlyRead.js), while the page's scripts load.
-function askEarly(lineageType) {
-  return (to) => {
-    const query = typeof to.query.q === 'string' ? to.query.q : ''
+// The original's lineage routes ("traceback" in its URLs). Their first read, the chart's rows,
+// is asked for while the page's scripts load (earlyRead.js).
+function chartRows(lineageType) {
+  return (routeQuery) => {
+    const query = typeof routeQuery.q === 'string' ? routeQuery.q : ''
     import('./earlyRead.js').then(
       ({ askChartRowsEarly }) => askChartRowsEarly(lineageType, query),
       () => {},
@@ -15,12 +15,12 @@ export default [
     path: '/model-traceback',
     name: 'model-lineage',
     component: () => import('./ModelLineagePage.vue'),
-    beforeEnter: askEarly('model'),
+    meta: { firstReads: chartRows('model') },
   },
   {
     path: '/data-traceback',
     name: 'dataset-lineage',
     component: () => import('./DatasetLineagePage.vue'),
-    beforeEnter: askEarly('dataset'),
+    meta: { firstReads: chartRows('dataset') },
   },
 ]

@@ -1,8 +1,9 @@
+import { jobReads } from '@/router/firstReads.js'
 export default [
   {
     path: '/train-manage/operatorPrecision',
     name: 'operator-precision',
     component: () => import('./OperatorPrecisionPage.vue'),
-    meta: { jobQuery: 'train_id' },
+    meta: { firstReads: jobReads('train_id') },
   },
 ]

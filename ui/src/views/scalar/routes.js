@@ -1,3 +1,4 @@
+import { jobReads } from '@/router/firstReads.js'
 // The original's route, so MindInsight bookmarks keep working:
 // #/train-manage/scalar?train_id=<id>&summaryPath=<id>
 export default [
@@ -5,6 +6,6 @@ export default [
     path: '/train-manage/scalar',
     name: 'scalar',
     component: () => import('./ScalarPage.vue'),
-    meta: { jobQuery: 'train_id' },
+    meta: { firstReads: jobReads('train_id') },
   },
 ]
