@@ -8,9 +8,9 @@ import { fetchPageMessages } from './pageMessages.js'
 // One JSON file per namespace and locale (`en-US/scalar.json` holds the `scalar.*` keys), so each
 // page owns its messages. The app's first load carries only what the shell, the summary list and
 // the training dashboard's first card say; the other pages' messages and the error messages come
-// with pages.js (one chunk of messages, see vite.config.js) before such a page opens (asked for as
-// the app starts when the address opens one: src/startPage.js), once the dashboard's first chart is drawn (its
-// other cards use them), or when an error is first described (lib/errors.js).
+// with pages.js (one chunk of messages, see vite.config.js) before such a page opens (as the app
+// starts, when the address opens one: src/startPage.js), once the dashboard's first chart is
+// drawn (its other cards use them), or when an error is first described (lib/errors.js).
 export const messages = byLocale(
   import.meta.glob('./*/{app,common,header,summaryList,dashboard,chart,notFound}.json', {
     eager: true,

@@ -20,11 +20,14 @@ export function createAppRouter({ loadMessages = () => Promise.resolve() } = {})
   let messages = null
   router.beforeEach((to, from) => {
     // Leaving a page cancels its in-flight requests; query-only changes (tag selection) do not.
-    if (from.matched.length && to.path !== from.path) cancelPageRequests()
+    // The page entered asks for its first reads (the app's first page did as the app started,
+    // startPage.js).
+    if (from.matched.length && to.path !== from.path) {
+      cancelPageRequests()
+      to.meta.firstReads?.(to.query)
+    }
     // Started here, awaited below: the messages load while the page's own code does.
     messages = to.meta.coreMessages ? null : loadMessages()
-    // The app's first page asked for its first reads as the app started (startPage.js).
-    if (from.matched.length && to.path !== from.path) to.meta.firstReads?.(to.query)
   })
   router.beforeResolve(() => messages?.then(() => true))
   return router

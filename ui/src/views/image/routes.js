@@ -1,4 +1,5 @@
 import { jobReads } from '@/router/firstReads.js'
+
 export default [
   {
     path: '/train-manage/image',

@@ -1,4 +1,5 @@
 import { jobReads } from '@/router/firstReads.js'
+
 // The original's route, so MindInsight bookmarks keep working:
 // #/train-manage/scalar?train_id=<id>&summaryPath=<id>
 export default [
