@@ -1,8 +1,9 @@
 """The code of the page an address opens is asked for as soon as the app's own code starts, before
 the app is made and routes (ui/src/startPage.js): for the summary list (also from the bare address,
 which the router sends there), the training dashboard, and the scalar page, which also waits for
-the other pages' messages: those are asked for then too. A job page reads its job (the train-jobs
-item and the tags) while its code is on its way, and takes those answers instead of asking again.
+the other pages' messages: those are asked for then too. The page's first reads go out then as
+well: a job page reads its job (the train-jobs item and the tags) while its code is on its way,
+and takes those answers instead of asking again.
 
 Both times are read in the page: when Vue first puts the app's shell into ``#app`` (an init script
 wraps ``insertBefore``, which Vue mounts with), and when the request for each script started
@@ -79,6 +80,37 @@ def test_the_page_code_is_asked_for_before_the_app_is_made(server, new_page, add
     for name, started in first.items():
         assert started is not None, f"{name}: its script was never asked for"
         assert started < made_at, f"{name}: asked for at {started:.0f} ms, after the app was made ({made_at:.0f} ms)"
+
+
+@pytest.mark.parametrize(
+    ("address", "reads"),
+    [
+        (f"#/train-manage/scalar?train_id={JOB}", ["plugins", "train-jobs"]),
+        (f"#/train-manage/training-dashboard?id={JOB}", ["plugins", "train-jobs"]),
+        ("#/model-traceback", ["lineages"]),
+        ("#/data-traceback", ["lineages"]),
+        ("#/compare-analysis/scalar", ["train-jobs"]),
+    ],
+)
+def test_the_first_reads_go_out_before_the_app_is_made(server, new_page, address, reads):
+    """The opened page's first reads are sent as the app's code starts, not once the app is made."""
+    page = new_page()
+    page.add_init_script(SHELL_INSERTED)
+    page.goto(f"{server.url}/{address}")
+    page.wait_for_function("() => window.__appMadeAt !== undefined")
+    page.wait_for_load_state("networkidle")
+    made_at = page.evaluate("() => window.__appMadeAt")
+    starts = page.evaluate("() => performance.getEntriesByType('resource').map((e) => [e.name, e.startTime])")
+    first = {}
+    for url, started in starts:
+        match = re.search(r"/v1/mindinsight/[a-z-]+/([a-z-]+)(?:\?|$)", url)
+        if match and match.group(1) not in first:
+            first[match.group(1)] = started
+    for read in reads:
+        assert read in first, f"{read}: never asked for ({sorted(first)})"
+        assert first[read] < made_at, (
+            f"{read}: asked for at {first[read]:.0f} ms, after the app was made ({made_at:.0f} ms)"
+        )
 
 
 def test_the_dashboard_code_waits_on_the_summary_list(server, new_page):

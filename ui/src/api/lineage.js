@@ -14,6 +14,15 @@ export function searchLineages(lineageType, query = '', options, pageKeys = null
   return post('lineagemgr/lineages', body, undefined, options)
 }
 
+// The most runs a lineage page holds whole (the original's largest page): the chart draws them,
+// and when the query matches more the table asks the server for one page at a time.
+export const CHART_RUNS = 100
+
+/** A lineage page's chart rows: the `lineageType` lineage of the CHART_RUNS latest runs `query` matches. */
+export function readChartRows(lineageType, query) {
+  return searchLineages(lineageType, query, undefined, { limit: CHART_RUNS, offset: 0 })
+}
+
 /**
  * Stores a job's tag (0..10, 0 clears it) and/or remark (at most 128 characters).
  * @returns {Promise<import('./answers').UpdateLineageAnswer>}

@@ -1,13 +1,11 @@
-// The original's lineage routes ("traceback" in its URLs). Their first read, the chart's rows,
-// is asked for while the page's scripts load (earlyRead.js).
+import { askEarly } from '@/api/http.js'
+import { readChartRows } from '@/api/lineage.js'
+
+// The original's lineage routes ("traceback" in its URLs). Their first read, the chart's rows, is
+// asked for while the page's scripts load: the page's first read takes the answer (askEarly).
 function chartRows(lineageType) {
-  return (routeQuery) => {
-    const query = typeof routeQuery.q === 'string' ? routeQuery.q : ''
-    import('./earlyRead.js').then(
-      ({ askChartRowsEarly }) => askChartRowsEarly(lineageType, query),
-      () => {},
-    )
-  }
+  return (routeQuery) =>
+    askEarly(() => readChartRows(lineageType, typeof routeQuery.q === 'string' ? routeQuery.q : ''))
 }
 
 export default [

@@ -1,9 +1,8 @@
 import { shallowRef, watch } from 'vue'
 import { useRoute } from 'vue-router'
-import { searchLineages, updateLineageInfo } from '@/api/lineage.js'
+import { CHART_RUNS, readChartRows, searchLineages, updateLineageInfo } from '@/api/lineage.js'
 import { useRead } from '@/composables/read.js'
 import { lineageRows } from '@/lib/lineageColumns.js'
-import { CHART_RUNS, readChartRows } from './earlyRead.js'
 
 export { CHART_RUNS }
 
