@@ -93,12 +93,13 @@ export default defineConfig({
               includeDependenciesRecursively: false,
             },
             // The stand-ins of Element's controls, the native radio buttons in Element's look and
-            // the loader of the parts they stand for, which the scalar, per-tag and pager pages show
-            // before their first drawing (one file, not five; in 'scalar-lib' every page would load
+            // the loader of the parts they stand for (with afterPaint, which the charts of those
+            // pages tell their first drawing by), which the scalar, per-tag and pager pages show
+            // before their first drawing (one file, not six; in 'scalar-lib' every page would load
             // them).
             {
               name: 'stand-ins',
-              test: /src[\\/](components[\\/](SelectStandIn|SliderStandIn|InputStandIn|RadioButtons)\.vue|composables[\\/]lazyModule\.js)$/,
+              test: /src[\\/](components[\\/](SelectStandIn|SliderStandIn|InputStandIn|RadioButtons)\.vue|composables[\\/]lazyModule\.js|lib[\\/]afterPaint\.js)$/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -1,6 +1,5 @@
 import { markRaw, shallowRef, watch } from 'vue'
-
-const HIDDEN_TAB_MS = 200
+import { afterPaint } from '@/lib/afterPaint.js'
 
 /**
  * The exports of the module `load()` brings, once `when()` is true (null until then): parts of a
@@ -26,20 +25,4 @@ export function useLazyModule(load, when = () => true) {
     { immediate: true },
   )
   return module
-}
-
-/**
- * Calls `callback` once the browser has drawn what the current task put on the page: asking for
- * a module starts a request per file (a few ms of the main thread each), which would otherwise
- * come before that drawing. A hidden tab draws no frames: then after `HIDDEN_TAB_MS`.
- */
-export function afterPaint(callback) {
-  let done = false
-  const run = () => {
-    if (done) return
-    done = true
-    callback()
-  }
-  requestAnimationFrame(() => setTimeout(run))
-  setTimeout(run, HIDDEN_TAB_MS)
 }
