@@ -199,10 +199,28 @@ def settings_of(args: argparse.Namespace) -> Settings:
     return Settings.from_env(**{name: getattr(args, name, None) for name in SETTING_NAMES})
 
 
+def with_token_values_joined(argv: list[str]) -> list[str]:
+    """``--token X`` as ``--token=X``, so a token may start with '-'.
+
+    argparse takes a separate value that starts with '-' for an option, and one token in 64 that
+    ``secrets.token_urlsafe`` makes (as our error message advises) starts with '-'.
+    """
+    joined: list[str] = []
+    index = 0
+    while index < len(argv):
+        if argv[index] == "--token" and index + 1 < len(argv):
+            joined.append("--token=" + argv[index + 1])
+            index += 2
+        else:
+            joined.append(argv[index])
+            index += 1
+    return joined
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(with_token_values_joined(sys.argv[1:] if argv is None else argv))
     if args.command in (None, "help"):
         parser.print_help()
         return 0
