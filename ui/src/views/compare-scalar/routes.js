@@ -1,4 +1,5 @@
-import { askEarly, get } from '@/api/http.js'
+import { askEarly } from '@/api/http.js'
+import { fetchTrainJobs } from '@/api/datavisual.js'
 import { LISTED_RUNS } from '@/lib/runsListing.js'
 
 // The original's comparison routes: `/compare-analysis` opened its scalar tab.
@@ -13,7 +14,7 @@ export default [
     meta: {
       firstReads: (routeQuery) => {
         const query = typeof routeQuery.q === 'string' && routeQuery.q ? routeQuery.q : undefined
-        askEarly(() => get('datavisual/train-jobs', { offset: 0, limit: LISTED_RUNS, query }))
+        askEarly(() => fetchTrainJobs({ offset: 0, limit: LISTED_RUNS, query }))
       },
     },
   },
