@@ -12,7 +12,7 @@ wraps ``insertBefore``, which Vue mounts with), and when the request for each sc
 
 import re
 import time
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -176,3 +176,50 @@ def test_a_page_the_app_moves_to_reads_its_job_while_its_code_is_on_its_way(serv
     assert sorted(READ.search(url).group(0) for url in reads) == ["plugins", "train-jobs"], reads
     release(held)
     expect(page.locator('[data-testid="dashboard-scalar-chart"]').first).to_be_visible()
+
+
+METADATA = re.compile(r"/datavisual/scalar/metadata\?")
+
+
+def scalar_tags(server) -> list[str]:
+    server.post("/datavisual/train-job-caches", json={"train_ids": ["./b_summary_ops"]})
+    for _ in range(100):
+        answer = server.get("/datavisual/plugins", params={"train_id": "./b_summary_ops", "manual_update": "true"})
+        jobs = server.get("/datavisual/train-jobs", params={"offset": 0, "limit": 1, "train_id": "./b_summary_ops"})
+        if jobs.json()["train_jobs"][0]["cache_status"] == "CACHED":
+            return answer.json()["plugins"]["scalar"]
+        time.sleep(0.1)
+    raise AssertionError("the job was never cached")
+
+
+@pytest.mark.parametrize(
+    ("chooser", "first_charts"),
+    [("", slice(0, 6)), ("&filter=loss", slice(0, 0)), ("&xaxis=relative", slice(0, 0)), ("&tag={last}", slice(0, 0))],
+)
+def test_the_scalar_page_reads_its_first_charts_points_while_its_code_is_on_its_way(
+    server, new_page, chooser, first_charts
+):
+    """Once the job's tags are in, the points of the charts the scalar page opens with (the first
+    six tags in the job's order) are read before the page's code is in, and the page takes those
+    answers instead of asking again. An address that chooses the charts or their axis (a filter,
+    an original bookmark's tag) leaves that to the page."""
+    tags = scalar_tags(server)
+    assert len(tags) >= 2
+    page = new_page()
+    asked = []
+    page.on("request", lambda request: METADATA.search(request.url) and asked.append(request.url))
+    held = hold_scripts(page, PAGE_CODE["scalar page"])
+    page.goto(f"{server.url}/#/train-manage/scalar?train_id={JOB}{chooser.format(last=quote(tags[-1], safe=''))}")
+    expected = tags[first_charts]
+    for _ in range(50):
+        if held and len(asked) >= len(expected) and expected:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page's code was never asked for"
+    asked_tags = [parse_qs(urlparse(url).query)["tag"][0] for url in asked]
+    assert asked_tags == expected, asked
+    release(held)
+    expect(page.locator('[data-testid="scalar-chart"]').first).to_be_visible()
+    page.wait_for_timeout(500)
+    asked_tags = [parse_qs(urlparse(url).query)["tag"][0] for url in asked]
+    assert len(asked_tags) == len(set(asked_tags)), asked  # each chart's points read once

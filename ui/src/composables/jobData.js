@@ -22,6 +22,11 @@ export function jobTagLists(item, answer) {
   return tagLists && typeof tagLists === 'object' ? tagLists : {}
 }
 
+/** The one job of a train-jobs answer asked for by train id (null when it names none). */
+function jobItem(jobs) {
+  return Array.isArray(jobs?.train_jobs) ? jobs.train_jobs[0] || null : null
+}
+
 /**
  * A job's train-jobs item and its tags (`plugins` with manual_update, which puts the job into the
  * server's detail cache or marks it used), asked for at once: `[train-jobs answer, plugins answer]`.
@@ -30,10 +35,17 @@ export function readJob(trainId) {
   return Promise.all([fetchTrainJobs({ offset: 0, limit: 1, trainId }), fetchPlugins(trainId, { manualUpdate: true })])
 }
 
-/** Reads the job as a page's first `readJob` will, ahead of it (api/http.js, askEarly). */
+/**
+ * Reads the job as a page's first `readJob` will, ahead of it (api/http.js, askEarly).
+ * @returns {Promise<object>} the job's tags per plugin (jobTagLists) once read; `{}` when the read failed
+ */
 export function askJobEarly(trainId) {
-  // The page that takes the answers reports a failure (an unknown job, say); nothing awaits this.
-  askEarly(() => readJob(trainId).catch(() => {}))
+  let answers
+  askEarly(() => {
+    answers = readJob(trainId)
+  })
+  // The page that takes the answers reports a failure (an unknown job, say).
+  return answers.then(([jobs, tags]) => jobTagLists(jobItem(jobs), tags)).catch(() => ({}))
 }
 
 /**
@@ -72,7 +84,7 @@ export function useJobData(trainId) {
       return
     }
     const [jobs, answer] = result.value
-    const item = Array.isArray(jobs?.train_jobs) ? jobs.train_jobs[0] || null : null
+    const item = jobItem(jobs)
     job.value = item
     plugins.value = jobTagLists(item, answer)
     error.value = null

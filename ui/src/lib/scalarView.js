@@ -14,9 +14,11 @@
 //   full      the tag whose chart is shown full screen ('' = the synthesis chart)
 import { decodeTagList, encodeTagList } from './tagQuery.js'
 import { DEFAULT_SMOOTHING_METHOD, clampSmoothing, smoothingMethod } from './smoothing.js'
+import { CHARTS_PER_PAGE } from './scalarFirstCharts.js'
+
+export { CHARTS_PER_PAGE }
 
 export const X_AXIS_TYPES = ['step', 'logstep', 'relative', 'absolute', 'scalar']
-export const CHARTS_PER_PAGE = 6
 export const SYNTHESIS_TAGS = 2
 
 function single(value) {

@@ -4,12 +4,27 @@
 // Each sends its requests at once, from modules imported statically (so in the entry): startPage.js
 // calls it before the rest of the app is evaluated and made, all in one task, and a dynamic
 // import's callback would run only after that task, when the page's code is nearly in.
+import { askEarly } from '@/api/http.js'
+import { fetchScalarMetadata } from '@/api/datavisual.js'
 import { askJobEarly } from '@/composables/jobData.js'
+import { firstChartTags } from '@/lib/scalarFirstCharts.js'
 
-/** First reads of a page showing one job, named by the query parameter `name`: the job itself. */
-export function jobReads(name) {
+/**
+ * First reads of a page showing one job, named by the query parameter `name`: the job itself,
+ * then what `readsAfter(trainId, tagLists, query)` asks for once its tags are in (askEarly's
+ * requests, made at once in it).
+ */
+export function jobReads(name, readsAfter) {
   return (query) => {
     const trainId = query[name]
-    if (typeof trainId === 'string' && trainId) askJobEarly(trainId)
+    if (typeof trainId !== 'string' || !trainId) return
+    const tagLists = askJobEarly(trainId)
+    if (readsAfter) tagLists.then((lists) => askEarly(() => readsAfter(trainId, lists, query)))
   }
+}
+
+/** The scalar page's: the points of the charts it opens with (lib/scalarFirstCharts.js). */
+export function scalarChartReads(trainId, tagLists, query) {
+  const tags = Array.isArray(tagLists.scalar) ? firstChartTags(query, tagLists.scalar) : []
+  for (const tag of tags) fetchScalarMetadata(trainId, tag).catch(() => {})
 }

@@ -1,4 +1,4 @@
-import { jobReads } from '@/router/firstReads.js'
+import { jobReads, scalarChartReads } from '@/router/firstReads.js'
 
 // The original's route, so MindInsight bookmarks keep working:
 // #/train-manage/scalar?train_id=<id>&summaryPath=<id>
@@ -7,6 +7,6 @@ export default [
     path: '/train-manage/scalar',
     name: 'scalar',
     component: () => import('./ScalarPage.vue'),
-    meta: { firstReads: jobReads('train_id') },
+    meta: { firstReads: jobReads('train_id', scalarChartReads) },
   },
 ]
