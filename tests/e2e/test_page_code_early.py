@@ -178,48 +178,62 @@ def test_a_page_the_app_moves_to_reads_its_job_while_its_code_is_on_its_way(serv
     expect(page.locator('[data-testid="dashboard-scalar-chart"]').first).to_be_visible()
 
 
-METADATA = re.compile(r"/datavisual/scalar/metadata\?")
+# Per page (its route): its plugin, the read of one chart's or card's data, its code (told by a
+# test id of its cards), and what it draws.
+TAG_READS = {
+    "scalar": ("scalar", r"/datavisual/scalar/metadata\?", "scalar-chart", '[data-testid="scalar-chart"]'),
+    "histogram": ("histogram", r"/datavisual/histograms\?", "histogram-chart", '[data-testid="histogram-chart"]'),
+    "tensor": ("tensor", r"/datavisual/tensors\?", "tensor-card", '[data-testid="tensor-cell"]'),
+}
 
 
-def scalar_tags(server) -> list[str]:
+def job_tags(server) -> dict[str, list[str]]:
     server.post("/datavisual/train-job-caches", json={"train_ids": ["./b_summary_ops"]})
     for _ in range(100):
         answer = server.get("/datavisual/plugins", params={"train_id": "./b_summary_ops", "manual_update": "true"})
         jobs = server.get("/datavisual/train-jobs", params={"offset": 0, "limit": 1, "train_id": "./b_summary_ops"})
         if jobs.json()["train_jobs"][0]["cache_status"] == "CACHED":
-            return answer.json()["plugins"]["scalar"]
+            return answer.json()["plugins"]
         time.sleep(0.1)
     raise AssertionError("the job was never cached")
 
 
 @pytest.mark.parametrize(
-    ("chooser", "first_charts"),
-    [("", slice(0, 6)), ("&filter=loss", slice(0, 0)), ("&xaxis=relative", slice(0, 0)), ("&tag={last}", slice(0, 0))],
+    ("route", "chooser", "first_cards"),
+    [
+        ("scalar", "", slice(0, 6)),
+        ("scalar", "&filter=loss", slice(0, 0)),
+        ("scalar", "&xaxis=relative", slice(0, 0)),
+        ("scalar", "&tag={last}", slice(0, 0)),
+        ("histogram", "", slice(0, 6)),
+        ("histogram", "&filter=fc", slice(0, 0)),
+        ("tensor", "", slice(0, 6)),
+    ],
 )
-def test_the_scalar_page_reads_its_first_charts_points_while_its_code_is_on_its_way(
-    server, new_page, chooser, first_charts
-):
-    """Once the job's tags are in, the points of the charts the scalar page opens with (the first
-    six tags in the job's order) are read before the page's code is in, and the page takes those
-    answers instead of asking again. An address that chooses the charts or their axis (a filter,
-    an original bookmark's tag) leaves that to the page."""
-    tags = scalar_tags(server)
+def test_a_page_reads_its_first_cards_data_while_its_code_is_on_its_way(server, new_page, route, chooser, first_cards):
+    """Once the job's tags are in, the data of the charts or cards a page opens with (the first six
+    tags of its plugin, in the job's order) is read before the page's code is in, and the page
+    takes those answers instead of asking again. An address that chooses the charts or their axis
+    (a filter, an original bookmark's tag) leaves that to the page."""
+    plugin, read_pattern, card, drawn = TAG_READS[route]
+    read = re.compile(read_pattern)
+    tags = job_tags(server)[plugin]
     assert len(tags) >= 2
     page = new_page()
     asked = []
-    page.on("request", lambda request: METADATA.search(request.url) and asked.append(request.url))
-    held = hold_scripts(page, PAGE_CODE["scalar page"])
-    page.goto(f"{server.url}/#/train-manage/scalar?train_id={JOB}{chooser.format(last=quote(tags[-1], safe=''))}")
-    expected = tags[first_charts]
+    page.on("request", lambda request: read.search(request.url) and asked.append(request.url))
+    held = hold_scripts(page, re.compile(rb"[`\"']" + card.encode() + rb"[`\"']"))
+    address = f"#/train-manage/{route}?train_id={JOB}{chooser.format(last=quote(tags[-1], safe=''))}"
+    page.goto(f"{server.url}/{address}")
+    expected = tags[first_cards]
     for _ in range(50):
         if held and len(asked) >= len(expected) and expected:
             break
         page.wait_for_timeout(100)
     assert held, "the page's code was never asked for"
-    asked_tags = [parse_qs(urlparse(url).query)["tag"][0] for url in asked]
-    assert asked_tags == expected, asked
+    assert [parse_qs(urlparse(url).query)["tag"][0] for url in asked] == expected, asked
     release(held)
-    expect(page.locator('[data-testid="scalar-chart"]').first).to_be_visible()
+    expect(page.locator(drawn).first).to_be_visible()
     page.wait_for_timeout(500)
-    asked_tags = [parse_qs(urlparse(url).query)["tag"][0] for url in asked]
-    assert len(asked_tags) == len(set(asked_tags)), asked  # each chart's points read once
+    asked_once = {(parse_qs(urlparse(url).query)["tag"][0], urlparse(url).query) for url in asked}
+    assert len(asked_once) == len(asked), asked  # each read once

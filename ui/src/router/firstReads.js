@@ -5,9 +5,7 @@
 // calls it before the rest of the app is evaluated and made, all in one task, and a dynamic
 // import's callback would run only after that task, when the page's code is nearly in.
 import { askEarly } from '@/api/http.js'
-import { fetchScalarMetadata } from '@/api/datavisual.js'
 import { askJobEarly } from '@/composables/jobData.js'
-import { firstChartTags } from '@/lib/scalarFirstCharts.js'
 
 /**
  * First reads of a page showing one job, named by the query parameter `name`: the job itself,
@@ -23,8 +21,13 @@ export function jobReads(name, readsAfter) {
   }
 }
 
-/** The scalar page's: the points of the charts it opens with (lib/scalarFirstCharts.js). */
-export function scalarChartReads(trainId, tagLists, query) {
-  const tags = Array.isArray(tagLists.scalar) ? firstChartTags(query, tagLists.scalar) : []
-  for (const tag of tags) fetchScalarMetadata(trainId, tag).catch(() => {})
+/**
+ * Reads after the job's tags: `readTag(trainId, tag)` for each tag of `plugin` whose card or chart
+ * the page opens with (`firstTags(query, tags)`).
+ */
+export function tagReads(plugin, firstTags, readTag) {
+  return (trainId, tagLists, query) => {
+    const tags = Array.isArray(tagLists[plugin]) ? firstTags(query, tagLists[plugin]) : []
+    for (const tag of tags) readTag(trainId, tag).catch(() => {})
+  }
 }
