@@ -1,8 +1,10 @@
+import { summaryListReads } from '@/router/firstReads.js'
+
 export default [
   {
     path: '/summary-manage',
     name: 'summary-manage',
     component: () => import('./SummaryList.vue'),
-    meta: { coreMessages: true },
+    meta: { coreMessages: true, firstReads: summaryListReads },
   },
 ]
