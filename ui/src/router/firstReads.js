@@ -5,27 +5,7 @@
 // calls it before the rest of the app is evaluated and made, all in one task, and a dynamic
 // import's callback would run only after that task, when the page's code is nearly in.
 import { askEarly } from '@/api/http.js'
-import { fetchTrainJobs } from '@/api/datavisual.js'
 import { askJobEarly } from '@/composables/jobData.js'
-import { loadPaging, pageRequest } from '@/lib/paging.js'
-import { sessionStore } from '@/lib/storage.js'
-
-/** The summary list's: the page of trainings it opens on (the paging kept for the tab, lib/paging.js). */
-export function summaryListReads() {
-  const { page, pageSize } = loadPaging(sessionStore)
-  askEarly(() => fetchTrainJobs(pageRequest(page, pageSize)))
-}
-
-/**
- * First reads of a page that reads one thing of the job named by the query parameter `name`,
- * not the job itself: `read(trainId)`.
- */
-export function trainIdRead(name, read) {
-  return (query) => {
-    const trainId = query[name]
-    if (typeof trainId === 'string' && trainId) askEarly(() => read(trainId).catch(() => {}))
-  }
-}
 
 /**
  * First reads of a page showing one job, named by the query parameter `name`: the job itself,

@@ -1,10 +1,8 @@
-import { summaryListReads } from '@/router/firstReads.js'
-
 export default [
   {
     path: '/summary-manage',
     name: 'summary-manage',
     component: () => import('./SummaryList.vue'),
-    meta: { coreMessages: true, firstReads: summaryListReads },
+    meta: { coreMessages: true },
   },
 ]
