@@ -220,20 +220,23 @@ def test_a_page_reads_its_first_cards_data_while_its_code_is_on_its_way(server, 
     tags = job_tags(server)[plugin]
     assert len(tags) >= 2
     page = new_page()
+    # No auto refresh: its re-read of the job (and of every chart) would count as a second read.
+    page.add_init_script("localStorage.setItem('isTimeReload', 'false')")
     asked = []
     page.on("request", lambda request: read.search(request.url) and asked.append(request.url))
     held = hold_scripts(page, re.compile(rb"[`\"']" + card.encode() + rb"[`\"']"))
     address = f"#/train-manage/{route}?train_id={JOB}{chooser.format(last=quote(tags[-1], safe=''))}"
-    page.goto(f"{server.url}/{address}")
+    with page.expect_response(lambda response: "/datavisual/plugins?" in response.url):
+        page.goto(f"{server.url}/{address}")
     expected = tags[first_cards]
-    for _ in range(50):
+    for _ in range(50):  # the reads go out as soon as the job's tags are in
         if held and len(asked) >= len(expected) and expected:
             break
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100 if expected else 20)
     assert held, "the page's code was never asked for"
     assert [parse_qs(urlparse(url).query)["tag"][0] for url in asked] == expected, asked
     release(held)
     expect(page.locator(drawn).first).to_be_visible()
-    page.wait_for_timeout(500)
-    asked_once = {(parse_qs(urlparse(url).query)["tag"][0], urlparse(url).query) for url in asked}
-    assert len(asked_once) == len(asked), asked  # each read once
+    if expected:  # the page took the early answers: none of those reads went out again
+        page.wait_for_timeout(500)
+        assert len(set(asked)) == len(asked), asked
