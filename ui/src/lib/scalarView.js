@@ -14,9 +14,8 @@
 //   full      the tag whose chart is shown full screen ('' = the synthesis chart)
 import { decodeTagList, encodeTagList } from './tagQuery.js'
 import { DEFAULT_SMOOTHING_METHOD, clampSmoothing, smoothingMethod } from './smoothing.js'
-import { CHARTS_PER_PAGE } from './scalarFirstCharts.js'
 
-export { CHARTS_PER_PAGE }
+export { CHARTS_PER_PAGE } from './scalarFirstCharts.js'
 
 export const X_AXIS_TYPES = ['step', 'logstep', 'relative', 'absolute', 'scalar']
 export const SYNTHESIS_TAGS = 2
