@@ -1,8 +1,8 @@
 """The tensor page draws its first table before the Element Plus parts of its controls are loaded
 (English and Chinese, light and dark): until they are in, stand-ins of the same look show the
 card's state (number format, dimension selection, step), nothing moves when they arrive, and the
-controls then work. And the table's own code (Element's virtual table) is not in the way of the
-page's first requests: the page asks for its tags and the cards for their steps while it loads.
+controls then work. A small slice is a plain table, drawn without Element's virtual table, whose
+code comes after it; a large slice is the virtual grid, sized to its box.
 
 The code the test holds back is found by the names Element's components give themselves: only the
 chunks with their code hold the quoted names.
@@ -13,8 +13,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_tensor_page import card, tensor_url
+from tests.e2e.test_tensor_page import SLOW, card, tensor_url
 from tests.helpers.held_scripts import hold_scripts, release
+from tests.helpers.server import running_server
 
 WAIT_MS = 20_000
 INT_TAG = "int_tensor/tensor"
@@ -98,29 +99,51 @@ def test_first_table_before_the_controls_code(server, new_page, locale, theme):
     page.unroute_all(behavior="ignoreErrors")
 
 
-def test_data_asked_for_while_the_table_code_loads(server, new_page):
+@pytest.fixture(scope="module")
+def sized_server(built_ui, tmp_path_factory):
+    """A server over one job with a slice too large for a plain table (60 x 50 values) and one that
+    is plain but scrolls (40 x 40), written by our summary writer."""
+    import numpy as np
+
+    from mindinsight.summary.writer import SummaryWriter
+
+    base = tmp_path_factory.mktemp("sized") / "base"
+    with SummaryWriter(base / "job") as writer:
+        writer.add_tensor("grid", np.arange(3000, dtype=np.float32).reshape(60, 50), step=1)
+        writer.add_tensor("square", np.arange(1600, dtype=np.float32).reshape(40, 40), step=1)
+    with running_server(base, tmp_path_factory.mktemp("workspace")) as live:
+        yield live
+
+
+def test_small_slice_drawn_without_the_virtual_table_code(server, new_page):
     asked = []
     page, held = open_held(new_page, "en-US", "light", tensor_url(server, tags=INT_TAG), ELEMENT_TABLE, asked)
+    integer = card(page, INT_TAG)
+
+    # With Element's virtual table held back, the card has its steps, asks for its slice and draws it.
+    expect(integer.get_by_test_id("tensor-cell")).to_have_count(6, timeout=WAIT_MS)
+    expect(integer.get_by_test_id("tensor-cell").first).to_have_text("0")
+    expect(integer.get_by_test_id("tensor-column")).to_have_text(["0", "1", "2"])
+    expect(integer.get_by_test_id("tensor-row")).to_have_text(["0", "1"])
+    assert integer.locator(".el-table-v2").count() == 0
+    assert any("/datavisual/tensors?" in url and "detail=data" in url for url in asked), asked
+    # Its code comes after the first table, with the page's late parts: a large slice chosen later
+    # is drawn at once.
     wait_until_asked(page, held)
-    # Without the table's code the card has its steps (and asks for its slice); no cell yet.
-    expect(card(page, INT_TAG).get_by_test_id("tensor-step")).to_contain_text("300", timeout=WAIT_MS)
-    expect(page.get_by_test_id("tensor-cell")).to_have_count(0)
-    assert any("/datavisual/tensors?" in url and "detail=" not in url for url in asked), asked
-
     release(held)
-
-    expect(card(page, INT_TAG).get_by_test_id("tensor-cell")).to_have_count(6, timeout=WAIT_MS)
     page.unroute_all(behavior="ignoreErrors")
 
 
-def test_grid_follows_its_box(server, new_page):
-    conv = "conv1_feature_map/tensor"
+def test_grid_follows_its_box(sized_server, new_page):
     page = new_page("en-US")
-    page.goto(tensor_url(server, tags=conv))
-    feature = card(page, conv)
-    expect(feature.get_by_test_id("tensor-cell").first).to_be_visible(timeout=WAIT_MS)
+    page.goto(tensor_url(sized_server, "./job", tags="grid/tensor"))
+    feature = card(page, "grid/tensor")
+    expect(feature.get_by_test_id("tensor-cell").first).to_be_visible(timeout=SLOW)
     table = feature.get_by_test_id("tensor-table")
+    # 3,000 values: the virtual grid, which makes only the cells in view.
     grid = table.locator(".el-table-v2")
+    expect(grid).to_have_count(1)
+    assert feature.get_by_test_id("tensor-cell").count() < 3000
 
     def widths():
         return round(table.bounding_box()["width"]), round(grid.bounding_box()["width"])
@@ -144,3 +167,23 @@ def test_grid_follows_its_box(server, new_page):
         arg=table.element_handle(),
         timeout=WAIT_MS,
     )
+
+
+def test_plain_table_keeps_its_headers_in_view(sized_server, new_page):
+    page = new_page("en-US")
+    page.goto(tensor_url(sized_server, "./job", tags="square/tensor"))
+    table = card(page, "square/tensor").get_by_test_id("tensor-table")
+    # 1,600 values: a plain table, every cell made, scrolling in its box.
+    expect(table.get_by_test_id("tensor-cell")).to_have_count(1600, timeout=SLOW)
+    expect(table.locator(".el-table-v2")).to_have_count(0)
+    expect(table.get_by_test_id("tensor-cell").nth(41)).to_have_text("41.00000")
+    box = table.bounding_box()
+    assert box["height"] <= 241
+
+    table.evaluate("el => { el.scrollTop = 400; el.scrollLeft = 600 }")
+    page.wait_for_function("el => el.scrollTop === 400 && el.scrollLeft === 600", arg=table.element_handle())
+    # The column headers stay at the top and the row indices at the left edge.
+    header = table.locator("thead th").nth(13).bounding_box()
+    index = table.locator("tbody th").nth(20).bounding_box()
+    assert abs(header["y"] - box["y"]) < 1.5, (header, box)
+    assert abs(index["x"] - box["x"]) < 1.5, (index, box)

@@ -72,6 +72,55 @@ export function maxAbs(rows) {
   return largest
 }
 
+/** Height of the header and of every row of a tensor table (px). */
+export const TABLE_ROW_HEIGHT = 24
+/** Width of a tensor table's row-index column (px). */
+export const INDEX_COLUMN_WIDTH = 64
+/** Most height a tensor table takes (px): a longer slice scrolls. */
+export const MAX_TABLE_HEIGHT = 240
+/**
+ * Most cells a slice shows as a plain HTML table. A larger one is Element's virtual table, which
+ * makes only the cells in view but whose code (half of the tensor page's) and set-up would delay
+ * every small slice, the common case: a kernel, a feature map, a bias.
+ */
+export const PLAIN_TABLE_MAX_CELLS = 2000
+
+/**
+ * The props of both tables of a slice (PlainTensorTable.vue, TensorTable.vue); each emits `drawn`
+ * once its first cells are on screen.
+ */
+export const TENSOR_TABLE_PROPS = {
+  table: { type: Object, required: true }, // {columns, rows} from shapeTable()
+  dataType: { type: String, default: '' },
+  category: { type: String, default: 'value' },
+  accuracy: { type: Number, default: 5 },
+  // A new slice is being read: a mask over the table shown.
+  loading: { type: Boolean, default: false },
+}
+
+/** Whether a `shapeTable` result is shown as a plain table (see PLAIN_TABLE_MAX_CELLS). */
+export function isPlainTable(table) {
+  return table.rows.length * table.columns.length <= PLAIN_TABLE_MAX_CELLS
+}
+
+/** Height of a table of `rowCount` rows: a short slice takes little room, a long one scrolls. */
+export function tableHeight(rowCount) {
+  return Math.min(TABLE_ROW_HEIGHT * (rowCount + 1) + 2, MAX_TABLE_HEIGHT)
+}
+
+/** Width of a value column: room for `accuracy` decimals (and an exponent in scientific notation). */
+export function cellWidth({ accuracy, category }) {
+  return Math.max(72, 40 + accuracy * 8 + (category === 'science' ? 32 : 0))
+}
+
+/** The inline style of a cell shaded by its value (`cellShade`), or null. */
+export function cellBackground(value, scale) {
+  const shade = cellShade(value, scale)
+  if (shade.sign === 'none') return null
+  const colour = shade.sign === 'positive' ? '0, 165, 167' : '245, 147, 66'
+  return { background: `rgba(${colour}, ${shade.alpha})` }
+}
+
 /**
  * Shading of a cell: `{sign: 'positive'|'negative'|'none', alpha}` with alpha in 0..0.8 by the
  * share of the value in `scale` (positive values are drawn blue, negative ones orange).

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import {
+  PLAIN_TABLE_MAX_CELLS,
+  cellBackground,
   cellNumber,
   cellShade,
+  cellWidth,
   formatCell,
   isIntegerType,
+  isPlainTable,
   maxAbs,
   shapeTable,
   summarizeStatistics,
+  tableHeight,
 } from '@/lib/tensorTable.js'
 import { tensorHistograms } from '@/lib/tensorHistogram.js'
 import { pickStepIndex, sortBySteps } from '@/lib/stepSelection.js'
@@ -79,6 +84,38 @@ describe('cell shading', () => {
     expect(cellShade(0, 4).sign).toBe('none')
     expect(cellShade(NaN, 4).sign).toBe('none')
     expect(cellShade(3, 0).sign).toBe('none')
+  })
+
+  it('gives the shade as a background colour', () => {
+    expect(cellBackground(2, 4)).toEqual({ background: 'rgba(0, 165, 167, 0.4)' })
+    expect(cellBackground(-4, 4)).toEqual({ background: 'rgba(245, 147, 66, 0.8)' })
+    expect(cellBackground(0, 4)).toBeNull()
+  })
+})
+
+describe('table size', () => {
+  const table = (rows, columns) => ({
+    columns: Array.from({ length: columns }, (_, i) => i),
+    rows: Array.from({ length: rows }, (_, index) => ({ index, cells: Array(columns).fill(0) })),
+  })
+
+  it('shows small slices as a plain table and large ones as the virtual grid', () => {
+    expect(isPlainTable(table(8, 8))).toBe(true)
+    expect(isPlainTable(table(40, PLAIN_TABLE_MAX_CELLS / 40))).toBe(true)
+    expect(isPlainTable(table(40, PLAIN_TABLE_MAX_CELLS / 40 + 1))).toBe(false)
+    expect(isPlainTable(table(100, 1000))).toBe(false)
+  })
+
+  it('fits a short slice and caps a long one', () => {
+    expect(tableHeight(2)).toBe(74)
+    expect(tableHeight(8)).toBe(218)
+    expect(tableHeight(100)).toBe(240)
+  })
+
+  it('widens the value columns for more decimals and exponents', () => {
+    expect(cellWidth({ accuracy: 0, category: 'value' })).toBe(72)
+    expect(cellWidth({ accuracy: 5, category: 'value' })).toBe(80)
+    expect(cellWidth({ accuracy: 5, category: 'science' })).toBe(112)
   })
 })
 

@@ -1,8 +1,8 @@
 import { defineAsyncComponent } from 'vue'
 
-// The tensor table is Element's virtual table (with its loading mask), about half of the page's
-// code: loaded on its own, from the page's setup on, it comes while the page asks for its data
-// instead of before the page can start asking.
+// The large slices' table is Element's virtual table (with its loading mask), about half of the
+// page's code: loaded on its own, when a large slice is shown or with the page's late parts
+// (TensorCard.vue), never before the page's first (small) tables.
 let loading = null
 
 /** Starts (once) loading TensorTable.vue; resolves to its module. */
