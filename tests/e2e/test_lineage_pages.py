@@ -197,7 +197,11 @@ def test_remark_and_tag_survive_a_reload_and_a_restart(new_page, built_ui, base,
         page.get_by_test_id("tag-button").first.click()
         menu = page.get_by_role("menu", name="Choose a tag")
         expect(menu).to_be_visible()
-        menu.get_by_test_id("tag-3").click()
+        # Chosen with the keyboard: on a loaded machine Chromium sometimes scrolls the page to its
+        # end (106 px) between a click's press and release on an item of this menu (no script of
+        # the page or of Element scrolls it), so the release lands on the chart and the click is
+        # lost; the tag stored and shown after a reload is what this test is about.
+        menu.get_by_test_id("tag-3").press("Enter")
         # The choice closes the menu at once; the mark shows once the server has stored it.
         expect(menu).to_have_count(0)
         expect(page.get_by_test_id("tag-mark").first).to_have_text("3", timeout=WAIT)
