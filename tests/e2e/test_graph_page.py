@@ -111,10 +111,26 @@ def test_file_select_and_optimized_view(page, server):
     assert drawn_names(page) == {"Default"}
 
 
+def minimap_holds_every_node(page) -> bool:
+    minimap = page.get_by_test_id("graph-minimap").bounding_box()
+    boxes = page.locator("[data-testid=graph-minimap] .mini-node").evaluate_all(
+        "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom] })"
+    )
+    right, bottom = minimap["x"] + minimap["width"], minimap["y"] + minimap["height"]
+    return bool(boxes) and all(
+        minimap["x"] - 0.5 <= left and minimap["y"] - 0.5 <= top and r <= right + 0.5 and b <= bottom + 0.5
+        for left, top, r, b in boxes
+    )
+
+
 def test_minimap_moves_the_view(page, server):
     open_graph(page, server)
+    # The top level (taller than wide) and the opened scope (wider than tall) fit in it whole.
+    expect(page.get_by_test_id("graph-node")).to_have_count(2)
+    assert minimap_holds_every_node(page)
     node(page, "Default").dblclick()
     expect(node(page, "Default")).to_have_attribute("data-expanded", "true", timeout=WAIT)
+    assert minimap_holds_every_node(page)
     before = transform(page)
     minimap = page.get_by_test_id("graph-minimap")
     box = minimap.bounding_box()
