@@ -1,16 +1,22 @@
 """What the graph page's first drawing waits for: not Element's controls (they come after it, with
-stand-ins of the same look meanwhile), not a second request for the top level, and not the start
-of the layout worker, which starts with the page's code. a_lenet_collector holds LeNet's graph.
+stand-ins of the same look meanwhile), not a second request for the top level, and not the
+layout worker (ELK): the top level alone is laid out in the page, the worker starts with the
+page's code and lays out the scopes opened later.
+a_lenet_collector holds LeNet's graph.
 """
+
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_graph_page import LENET, WAIT, open_graph
+from tests.e2e.test_graph_page import LENET, WAIT, node, open_graph
 from tests.helpers.fixtures import copy_job
+from tests.helpers.held_scripts import hold_scripts, release
 from tests.helpers.server import running_server
 
 TOP_LEVEL = "/datavisual/graphs/nodes?"
+PAGE_CODE = re.compile(rb"[`\"']graph-button-stand-in[`\"']")  # only the page's own chunk holds it
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +75,43 @@ def test_the_top_level_is_asked_for_once(page, server):
     assert len(asked) == 1
 
 
-def test_the_layout_worker_starts_before_the_graph_is_asked_for(page, server):
-    events = []
-    page.on("worker", lambda worker: events.append("worker") if "elk" in worker.url else None)
-    page.on("request", lambda request: events.append("graph") if is_top_level(request.url) else None)
+def open_with_page_code_held(page, url: str, seen: list):
+    """Opens ``url`` with the page's own code held back until ``seen`` fills (or 10 s pass);
+    returns the held scripts, for ``release``."""
+    held = hold_scripts(page, PAGE_CODE)
+    page.goto(url)
+    for _ in range(100):
+        if held and seen:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page's code was never asked for"
+    return held
+
+
+def test_the_layout_worker_starts_while_the_page_code_is_on_its_way(page, server):
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker.url) if "elk" in worker.url else None)
+    held = open_with_page_code_held(page, f"{server.url}/#/train-manage/graph?train_id={LENET}", workers)
+    assert workers, "no layout worker started while the page's code was held"
+    release(held)
+    expect(page.get_by_test_id("graph-node")).to_have_count(2, timeout=WAIT)
+
+
+def test_the_top_level_is_drawn_before_the_layout_worker_is_in(page, server):
+    """The top level alone, edges and their labels included, is laid out in the page; a scope
+    opened then waits for the worker and is drawn open once it is in."""
+    held = []
+    page.route("**/elk-worker*.js", lambda route: held.append(route))
     open_graph(page, server)
-    assert events[:2] == ["worker", "graph"]
+    expect(page.get_by_test_id("graph-node")).to_have_count(2)
+    expect(page.get_by_test_id("graph-edge")).to_have_count(2)
+    expect(page.get_by_test_id("graph-edge-label")).to_have_count(2)
+    assert held, "the layout worker's code was never asked for"
+
+    node(page, "Default").dblclick()
+    page.wait_for_timeout(500)
+    expect(node(page, "Default")).not_to_have_attribute("data-expanded", "true")
+    for route in held:
+        route.continue_()
+    expect(node(page, "Default")).to_have_attribute("data-expanded", "true", timeout=WAIT)
+    expect(page.locator('[data-testid=graph-node][data-name^="Default/"]').first).to_be_visible()

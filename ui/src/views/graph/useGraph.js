@@ -2,12 +2,12 @@ import { computed, ref, shallowRef } from 'vue'
 import { fetchGraphLevel, fetchNodePath } from '@/api/graphs.js'
 import { isCancel } from '@/api/http.js'
 import { useLatestCall } from '@/composables/latestCall.js'
-import { layoutGraph } from '@/lib/elkLayout.js'
-import { ancestors, elkGraph, flattenLayout, isScope, pathLevels } from '@/lib/graphModel.js'
+import { layoutVisible } from '@/lib/graphLayout.js'
+import { ancestors, isScope, pathLevels } from '@/lib/graphModel.js'
 
 /**
  * The drawn state of one graph file (`trainId`, `tag` refs; `mode` ref 'normal' or 'optimize'): the levels fetched, the expanded
- * scopes and their layout (ELK, in a worker). `toggle(scope)` expands or collapses a scope,
+ * scopes and their layout (lib/graphLayout.js). `toggle(scope)` expands or collapses a scope,
  * `reveal(name)` expands every scope above a node, `open()` starts over at the top level,
  * `children(scope)` gives the nodes under a scope (fetched once, for the scope tree); answers
  * for a graph opened before, or after the page is gone, never land.
@@ -28,8 +28,8 @@ export function useGraph(trainId, tag, mode = { value: 'normal' }) {
   })
 
   async function relayout(call) {
-    const result = await layoutGraph(elkGraph(levels.value, expanded.value))
-    if (call.current) layout.value = flattenLayout(result)
+    const result = await layoutVisible(levels.value, expanded.value)
+    if (call.current) layout.value = result
   }
 
   async function run(task) {

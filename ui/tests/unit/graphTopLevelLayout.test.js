@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { topLevelLayout } from '@/lib/graphCardLayout.js'
+import { straightEnds, topLevelLayout } from '@/lib/graphTopLevelLayout.js'
 
 const tensor = (shape) => ({ edge_type: 'data', shape, data_type: 'DT_TENSOR[DT_FLOAT32]' })
 // A training graph's top level: the forward scope, its gradients feeding back, and a constant.
@@ -13,7 +13,7 @@ const NODES = [
   { name: 'Const-op9', type: 'Const', input: {} },
 ]
 
-describe('graph card layout', () => {
+describe('top-level layout', () => {
   const layout = topLevelLayout(NODES)
   const node = (id) => layout.nodes.find((item) => item.id === id)
 
@@ -47,10 +47,55 @@ describe('graph card layout', () => {
     }
   })
 
+  it('leaves and enters the boxes straight down, each label on the right of its edge', () => {
+    for (const edge of layout.edges) {
+      const xs = new Set(edge.points.map(([x]) => Math.round(x)))
+      expect(xs.size).toBe(1)
+      expect(edge.label.x).toBeGreaterThan(edge.points[0][0])
+    }
+  })
+
   it('lays out a single node', () => {
     const single = topLevelLayout([{ name: 'Default', type: 'name_scope' }])
     expect(single.edges).toEqual([])
     expect(single.nodes).toHaveLength(1)
     expect(single.width).toBeGreaterThan(single.nodes[0].width)
+  })
+})
+
+describe('straightEnds', () => {
+  const source = { x: 0, y: 0, width: 100, height: 40 }
+  const target = { x: 0, y: 100, width: 100, height: 40 }
+
+  it('moves an end under the next point when that lies above or below its box', () => {
+    expect(
+      straightEnds(
+        [
+          [40, 40],
+          [80, 70],
+          [40, 100],
+        ],
+        source,
+        target,
+      ),
+    ).toEqual([
+      [80, 40],
+      [80, 70],
+      [80, 100],
+    ])
+  })
+
+  it('keeps ends whose next point lies beside the box, and straight edges', () => {
+    const aside = [
+      [100, 20],
+      [150, 70],
+      [100, 120],
+    ]
+    expect(straightEnds(aside, source, target)).toEqual(aside)
+    const direct = [
+      [50, 40],
+      [50, 100],
+    ]
+    expect(straightEnds(direct, source, target)).toEqual(direct)
   })
 })
