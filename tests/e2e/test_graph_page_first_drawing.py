@@ -1,11 +1,12 @@
 """What the graph page's first drawing waits for: not Element's controls (they come after it, with
-stand-ins of the same look meanwhile), not a second request for the top level, and not the
-layout worker (ELK): the top level alone is laid out in the page, the worker starts with the
-page's code and lays out the scopes opened later.
+stand-ins of the same look meanwhile), not a second request for the top level, which goes out
+while the page's code is on its way, and not the layout worker (ELK): the top level alone is laid
+out in the page, the worker starts with the page's code and lays out the scopes opened later.
 a_lenet_collector holds LeNet's graph.
 """
 
 import re
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -95,6 +96,25 @@ def test_the_layout_worker_starts_while_the_page_code_is_on_its_way(page, server
     assert workers, "no layout worker started while the page's code was held"
     release(held)
     expect(page.get_by_test_id("graph-node")).to_have_count(2, timeout=WAIT)
+
+
+# LeNet's top level: Default and Gradients as recorded; the optimized view folds Gradients away.
+@pytest.mark.parametrize(("address", "mode", "drawn"), [("", "normal", 2), ("&optimized=1", "optimize", 1)])
+def test_the_top_level_is_read_while_the_page_code_is_on_its_way(page, server, address, mode, drawn):
+    """Once the job's tags are in, the top level of the graph the address opens (as recorded, or
+    its readability-optimized view) is asked for before the page's code is in; the page takes
+    that answer instead of asking again."""
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if is_top_level(request.url) else None)
+    held = open_with_page_code_held(page, f"{server.url}/#/train-manage/graph?train_id={LENET}{address}", asked)
+    assert len(asked) == 1, asked
+    assert parse_qs(urlparse(asked[0]).query)["mode"] == [mode]
+    release(held)
+    expect(page.get_by_test_id("graph-node")).to_have_count(drawn, timeout=WAIT)
+    if mode == "optimize":
+        expect(page.get_by_test_id("graph-optimized").locator("input")).to_be_checked()
+    page.wait_for_timeout(300)  # a late second request would show up here
+    assert len(asked) == 1, asked
 
 
 def test_the_top_level_is_drawn_before_the_layout_worker_is_in(page, server):
