@@ -107,7 +107,7 @@ PAGES = [
         "data map: first drawing",
         "#/train-manage/data-map?train_id={job}",
         "./a_lenet",
-        ("canvas", '[data-testid="pipeline-chart"]'),
+        ("element", '[data-testid="pipeline-node"]'),
         ("element", ".data-map-container g.node"),
         0.6,
     ),

@@ -14,20 +14,16 @@ from tests.helpers.server import running_server
 WAIT = 20_000
 MAP_OPERATIONS = [["TypeCast"], ["Resize", "Rescale", "Rescale", "HwcToChw"]]
 
-# Every drawn node from the source to the last operation: name, label, drawn centre x and box
-# width, and the chart's width.
+# Every drawn node from the source to the last operation (by their boxes' left edges): its type,
+# its text lines and its box's left and right edge in the chart; and the chart's width.
 DRAWN_NODES = """el => {
-  const chart = el.__miChart
-  const data = chart.getModel().getSeriesByIndex(0).getData()
-  const nodes = []
-  for (let i = 0; i < data.count(); i++) {
-    if (!data.getItemLayout(i)) continue  // the tree's virtual root
-    const model = data.getItemModel(i)
-    const [x] = data.getItemGraphicEl(i).transformCoordToGlobal(0, 0)
-    const label = model.get(['label', 'formatter'])
-    nodes.push({ name: data.getName(i), label, x, width: model.get('symbolSize')[0] })
-  }
-  return { nodes: nodes.sort((a, b) => a.x - b.x), width: chart.getWidth() }
+  const chart = el.getBoundingClientRect()
+  const nodes = [...el.querySelectorAll('[data-testid=pipeline-node]')].map((node) => {
+    const box = node.querySelector('rect').getBoundingClientRect()
+    const lines = [...node.querySelectorAll('text')].map((text) => text.textContent.trim())
+    return { name: node.dataset.opType, lines, left: box.left - chart.left, right: box.right - chart.left }
+  })
+  return { nodes: nodes.sort((a, b) => a.left - b.left), width: chart.width }
 }"""
 
 
@@ -39,9 +35,9 @@ def server(built_ui, tmp_path_factory):
         yield running
 
 
-def operations(label: str) -> list[str]:
-    """The operation lines of a node's rich-text label."""
-    return [line[len("{op|") : -1] for line in label.split("\n") if line.startswith("{op|")]
+def operations(node: dict) -> list[str]:
+    """The operation lines of a node's box (below its type)."""
+    return node["lines"][1:]
 
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1440), ("zh-CN", 390)])
@@ -56,11 +52,11 @@ def test_the_card_shows_each_map_s_operations_without_overlap(new_page, server, 
     nodes = drawn["nodes"]
 
     assert [node["name"] for node in nodes] == ["MnistDataset", "Map", "Map", "Shuffle", "Batch"]
-    assert [operations(node["label"]) for node in nodes if node["name"] == "Map"] == MAP_OPERATIONS
+    assert [operations(node) for node in nodes if node["name"] == "Map"] == MAP_OPERATIONS
     for left, right in zip(nodes, nodes[1:], strict=False):
-        assert right["x"] - right["width"] / 2 > left["x"] + left["width"] / 2, (left, right)
-    assert nodes[0]["x"] - nodes[0]["width"] / 2 >= 0
-    assert nodes[-1]["x"] + nodes[-1]["width"] / 2 <= drawn["width"]
+        assert right["left"] > left["right"], (left, right)
+    assert nodes[0]["left"] >= 0
+    assert nodes[-1]["right"] <= drawn["width"]
 
 
 def test_the_data_map_shows_each_map_s_operations(page, server):
@@ -68,4 +64,4 @@ def test_the_data_map_shows_each_map_s_operations(page, server):
     chart = page.locator('[data-testid="pipeline-chart"][data-rendered="true"]')
     expect(chart).to_have_count(1, timeout=WAIT)
     nodes = chart.evaluate(DRAWN_NODES)["nodes"]
-    assert [operations(node["label"]) for node in nodes if node["name"] == "Map"] == MAP_OPERATIONS
+    assert [operations(node) for node in nodes if node["name"] == "Map"] == MAP_OPERATIONS

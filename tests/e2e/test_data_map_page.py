@@ -25,20 +25,20 @@ TEXTS = {
 }
 WAIT = 20_000
 
-# The drawn tree (the chart's option): [name, label, border width, children] from the root.
-DRAWN_TREE = """el => {
-  const walk = (item) => [item.name, item.label.formatter, item.itemStyle.borderWidth, (item.children || []).map(walk)]
-  return walk(el.__miChart.getOption().series[0].data[0])
-}"""
-# Page coordinates of the centre of the drawn node named `name` (its `index`-th, in drawing order).
-NODE_CENTRE = """(el, [name, index]) => {
-  const data = el.__miChart.getModel().getSeriesByIndex(0).getData()
-  const found = []
-  for (let i = 0; i < data.count(); i++) if (data.getName(i) === name) found.push(i)
-  const [x, y] = data.getItemGraphicEl(found[index]).transformCoordToGlobal(0, 0)
-  const box = el.getBoundingClientRect()
-  return [box.left + x, box.top + y]
-}"""
+# The drawn pipeline (its SVG): each box as [id, op type, text lines, border width], in drawing
+# order (depth first from the last operation), and each edge as [source id, target id].
+DRAWN = """el => ({
+  nodes: [...el.querySelectorAll('[data-testid=pipeline-node]')].map((node) => [
+    node.dataset.id,
+    node.dataset.opType,
+    [...node.querySelectorAll('text')].map((text) => text.textContent.trim()),
+    Number(node.querySelector('rect').getAttribute('stroke-width')),
+  ]),
+  edges: [...el.querySelectorAll('[data-testid=pipeline-edge]')].map((edge) => [
+    edge.dataset.source,
+    edge.dataset.target,
+  ]),
+})"""
 
 
 @pytest.fixture(scope="module")
@@ -55,32 +55,31 @@ def map_url(server, train_id: str = JOB, **extra) -> str:
     return url + "".join(f"&{key}={value}" for key, value in extra.items())
 
 
-def chain(tree) -> list[str]:
-    """Node names from the source to the root of a single-chain tree."""
-    names = []
-    while tree:
-        names.append(tree[0])
-        tree = tree[3][0] if tree[3] else None
-    return names[::-1]
+def chain(drawing) -> list[str]:
+    """Op types from the source to the last operation of a single-chain pipeline, along its edges."""
+    feeds = dict(drawing["edges"])
+    names = {node[0]: node[1] for node in drawing["nodes"]}
+    current = next(name for name in names if name not in feeds.values())
+    order = [current]
+    while current in feeds:
+        current = feeds[current]
+        order.append(current)
+    assert len(order) == len(names)
+    return [names[name] for name in order]
 
 
 def drawn(page):
     chart = page.locator('[data-testid="pipeline-chart"][data-rendered="true"]')
     expect(chart).to_have_count(1, timeout=WAIT)
-    return chart.evaluate(DRAWN_TREE)
+    return chart.evaluate(DRAWN)
 
 
 def click_node(page, name: str, index: int = 0):
-    x, y = page.get_by_test_id("pipeline-chart").evaluate(NODE_CENTRE, [name, index])
-    page.mouse.click(x, y)
+    page.locator(f'[data-testid="pipeline-node"][data-op-type="{name}"]').nth(index).click()
 
 
-def border_of(tree, name: str) -> int:
-    while tree:
-        if tree[0] == name:
-            return tree[2]
-        tree = tree[3][0] if tree[3] else None
-    raise AssertionError(name)
+def border_of(drawing, name: str) -> int:
+    return next(node[3] for node in drawing["nodes"] if node[1] == name)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
@@ -92,13 +91,12 @@ def test_data_map_draws_the_pipeline_and_shows_a_clicked_node(new_page, server, 
     expect(page.get_by_test_id("node-panel")).to_contain_text(texts["info"])
     expect(page.get_by_test_id("data-map-legend")).to_contain_text(texts["legend"])
 
-    tree = drawn(page)
-    assert chain(tree) == PIPELINE
-    # The Maps list their tensor operations inside their box.
-    map_labels = [tree[3][0][3][0][1], tree[3][0][3][0][3][0][1]]
-    assert all(op in map_labels[0] for op in ("Resize", "Rescale", "HwcToChw"))
-    assert "TypeCast" in map_labels[1]
-    assert border_of(tree, "Shuffle") == 1
+    drawing = drawn(page)
+    assert chain(drawing) == PIPELINE
+    # The Maps list their tensor operations inside their box, below their type.
+    maps = [node[2] for node in drawing["nodes"] if node[1] == "Map"]
+    assert maps == [["Map", "Resize", "Rescale", "Rescale", "HwcToChw"], ["Map", "TypeCast"]]
+    assert border_of(drawing, "Shuffle") == 1
 
     # A click on Shuffle: its parameters in the panel, its border marked, the node in the URL.
     click_node(page, "Shuffle")
@@ -121,18 +119,16 @@ def test_data_map_draws_the_pipeline_and_shows_a_clicked_node(new_page, server, 
     assert border_of(drawn(page), "Shuffle") == 1
 
 
-# Each drawn node's box in the chart, [name, left, top, right, bottom] (before any pan or zoom).
+# Each drawn node's box in the chart, [op type, left, top, right, bottom], and the box of each of
+# its text lines (as drawn, after the fit).
 NODE_BOXES = """el => {
-  const data = el.__miChart.getModel().getSeriesByIndex(0).getData()
-  const boxes = []
-  for (let i = 0; i < data.count(); i++) {
-    const drawn = data.getItemGraphicEl(i)
-    if (!drawn) continue
-    const [x, y] = drawn.transformCoordToGlobal(0, 0)
-    const [width, height] = data.getItemVisual(i, 'symbolSize')
-    boxes.push([data.getName(i), x - width / 2, y - height / 2, x + width / 2, y + height / 2])
-  }
-  return boxes
+  const chart = el.getBoundingClientRect()
+  const place = (r) => [r.left - chart.left, r.top - chart.top, r.right - chart.left, r.bottom - chart.top]
+  return [...el.querySelectorAll('[data-testid=pipeline-node]')].map((node) => [
+    node.dataset.opType,
+    ...place(node.querySelector('rect').getBoundingClientRect()),
+    [...node.querySelectorAll('text')].map((text) => place(text.getBoundingClientRect())),
+  ])
 }"""
 
 
@@ -158,7 +154,11 @@ def test_no_two_nodes_overlap_on_a_wide_or_a_phone_screen(new_page, server, widt
     assert overlapping(boxes) == []
     size = chart.bounding_box()
     assert all(0 <= box[1] and box[3] <= size["width"] and 0 <= box[2] and box[4] <= size["height"] for box in boxes)
-    centres = {name: ((left + right) / 2, (top + bottom) / 2) for name, left, top, right, bottom in boxes}
+    # Every label line lies inside its box.
+    for name, left, top, right, bottom, lines in boxes:
+        for line in lines:
+            assert left <= line[0] and line[2] <= right and top <= line[1] and line[3] <= bottom, (name, line)
+    centres = {name: ((left + right) / 2, (top + bottom) / 2) for name, left, top, right, bottom, _ in boxes}
     # The data flows from the dataset to the batch: left to right, or downwards on a phone.
     source, last = centres["MnistDataset"], centres["Batch"]
     assert (source[0] < last[0]) if width == 1440 else (source[1] < last[1])
@@ -166,10 +166,7 @@ def test_no_two_nodes_overlap_on_a_wide_or_a_phone_screen(new_page, server, widt
     # Turned wide again, the tree goes back across.
     page.set_viewport_size({"width": 1440 if width == 390 else 390, "height": 900})
     expect(chart).to_have_attribute("data-rendered", "true")
-    page.wait_for_function(
-        "([el, orient]) => el.__miChart.getOption().series[0].orient === orient",
-        arg=[chart.element_handle(), "RL" if width == 390 else "BT"],
-    )
+    expect(chart).to_have_attribute("data-direction", "across" if width == 390 else "downward")
     assert overlapping(chart.evaluate(NODE_BOXES)) == []
 
 
@@ -216,7 +213,7 @@ def test_dashboard_card_shows_the_pipeline_and_opens_the_data_map(new_page, serv
     expect(card.locator("h2")).to_have_text(TEXTS[locale]["title"])
     thumbnail = card.locator('[data-testid="pipeline-chart"][data-rendered="true"]')
     expect(thumbnail).to_have_count(1, timeout=WAIT)
-    assert chain(thumbnail.evaluate(DRAWN_TREE)) == PIPELINE
+    assert chain(thumbnail.evaluate(DRAWN)) == PIPELINE
 
     card.locator(".card-body").click(position={"x": 20, "y": 20})
     expect(page).to_have_url(re.compile(r"#/train-manage/data-map\?"))

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  buildPipeline,
-  categoryOf,
-  formatParam,
-  nodeLabel,
-  nodeSize,
-  operationsOf,
-  paramRows,
-  downwardHeight,
-  fitsAcross,
-  pipelineOption,
-  thumbnailScale,
-  treeData,
-} from '@/lib/dataMap.js'
+import { buildPipeline, categoryOf, formatParam, nodeSize, operationsOf, paramRows } from '@/lib/dataMap.js'
+import { boxLines, pipelineLayout } from '@/lib/pipelineLayout.js'
 
 // The shape of a `dataset_graph` answer (MindSpore 2.10's SummaryCollector on LeNet/MNIST).
 const GRAPH = {
@@ -132,54 +120,54 @@ describe('drawing', () => {
     // The dashboard's thumbnail lists a Map's operations too, in smaller boxes.
     expect(nodeSize(map, true)[1]).toBeGreaterThan(nodeSize(root, true)[1])
     expect(nodeSize(map, true)[1]).toBeLessThan(height)
-    expect(nodeLabel(map)).toBe('{title|Map}\n{op|Resize}\n{op|HwcToChw}')
   })
 
-  it('marks the selected node only', () => {
-    const [batch] = treeData(root, { selected: 'n1' })
-    const shuffle = batch.children[0]
-    expect(shuffle.itemStyle.borderWidth).toBe(3)
-    expect(batch.itemStyle.borderWidth).toBe(1)
-    expect(shuffle.itemStyle.color).not.toBe(batch.itemStyle.color)
+  it("lists a box's type, then its operations, each line inside the box", () => {
+    const lines = boxLines(map)
+    expect(lines.map((line) => [line.text, line.title])).toEqual([
+      ['Map', true],
+      ['Resize', false],
+      ['HwcToChw', false],
+    ])
+    const height = nodeSize(map)[1]
+    for (let index = 1; index < lines.length; index++) expect(lines[index].y).toBeGreaterThan(lines[index - 1].y)
+    expect(lines.at(-1).y).toBeLessThan(height)
+    expect(boxLines(map, true).at(-1).y).toBeLessThan(nodeSize(map, true)[1])
   })
 
-  it('lays the tree out right to left, roaming only on the page', () => {
-    const series = pipelineOption(root).series[0]
-    expect(series.type).toBe('tree')
-    expect(series.orient).toBe('RL')
-    expect(series.roam).toBe(true)
-    expect(pipelineOption(root, { compact: true }).series[0].roam).toBe(false)
-  })
+  const chain = ['MnistDataset', 'Map', 'Shuffle', 'Batch']
+  const centres = (laid) =>
+    Object.fromEntries(laid.nodes.map((node) => [node.opType, [node.x + node.width / 2, node.y + node.height / 2]]))
+  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
-  it('lays the page tree out top to bottom where its levels do not fit across', () => {
-    expect(fitsAcross(root, 1200)).toBe(true)
-    expect(fitsAcross(root, 300)).toBe(false)
-    expect(pipelineOption(root, { width: 1200 }).series[0].orient).toBe('RL')
-    const narrow = pipelineOption(root, { width: 300 }).series[0]
-    expect(narrow.orient).toBe('BT')
-    // Room at the sides for the widest box's half, so no box is cut at the edges.
-    expect(narrow.left).toBeGreaterThan(nodeSize(root)[0] / 2)
-    // The drawing is made tall enough for its levels' boxes one below the other.
-    const heights = []
-    for (let node = narrow.data[0]; node; node = node.children[0]) heights.push(node.symbolSize[1])
-    const spacing = (downwardHeight(root) - narrow.top - narrow.bottom) / (heights.length - 1)
-    for (let index = 1; index < heights.length; index++) {
-      expect((heights[index - 1] + heights[index]) / 2).toBeLessThan(spacing)
+  it('lays the data flow out left to right, each edge from a box to the one it feeds', () => {
+    const laid = pipelineLayout(root)
+    const at = centres(laid)
+    for (let index = 1; index < chain.length; index++) {
+      expect(at[chain[index]][0]).toBeGreaterThan(at[chain[index - 1]][0])
+      expect(at[chain[index]][1]).toBeCloseTo(at[chain[0]][1], 0)
     }
-    // The thumbnail stays across, scaled to its card.
-    expect(pipelineOption(root, { compact: true, width: 150 }).series[0].orient).toBe('RL')
+    const names = Object.fromEntries(laid.nodes.map((node) => [node.id, node.opType]))
+    expect(laid.edges.map((edge) => `${names[edge.source]}>${names[edge.target]}`).sort()).toEqual(
+      ['MnistDataset>Map', 'Map>Shuffle', 'Shuffle>Batch'].sort(),
+    )
+    for (const node of laid.nodes) {
+      expect(node.x).toBeGreaterThanOrEqual(0)
+      expect(node.x + node.width).toBeLessThanOrEqual(laid.width)
+      expect(node.y + node.height).toBeLessThanOrEqual(laid.height)
+    }
+    laid.nodes.forEach((a, index) => laid.nodes.slice(index + 1).forEach((b) => expect(overlap(a, b)).toBe(false)))
   })
 
-  it('shrinks the thumbnail on a narrow card so its boxes do not overlap', () => {
-    expect(thumbnailScale(root, 2000)).toBe(1)
-    const narrow = thumbnailScale(root, 150)
-    expect(narrow).toBeLessThan(1)
-    const series = pipelineOption(root, { compact: true, width: 150 }).series[0]
-    const levels = []
-    for (let node = series.data[0]; node; node = node.children[0]) levels.push(node.symbolSize[0])
-    const spacing = (150 - series.left - series.right) / (levels.length - 1)
-    for (let index = 1; index < levels.length; index++) {
-      expect((levels[index - 1] + levels[index]) / 2).toBeLessThan(spacing)
-    }
+  it('lays it out downwards when asked, and smaller on the thumbnail', () => {
+    const down = pipelineLayout(root, { downward: true })
+    const at = centres(down)
+    for (let index = 1; index < chain.length; index++)
+      expect(at[chain[index]][1]).toBeGreaterThan(at[chain[index - 1]][1])
+    expect(down.height).toBeGreaterThan(down.width)
+    const across = pipelineLayout(root)
+    const thumbnail = pipelineLayout(root, { compact: true })
+    expect(thumbnail.width).toBeLessThan(across.width)
+    expect(thumbnail.nodes.map((node) => node.id)).toEqual(across.nodes.map((node) => node.id))
   })
 })
