@@ -128,10 +128,17 @@ def test_the_top_level_is_drawn_before_the_layout_worker_is_in(page, server):
     expect(page.get_by_test_id("graph-edge-label")).to_have_count(2)
     assert held, "the layout worker's code was never asked for"
 
+    cursor = "el => getComputedStyle(el).cursor"
+    assert node(page, "Default").evaluate(cursor) == "pointer"
     node(page, "Default").dblclick()
     page.wait_for_timeout(500)
     expect(node(page, "Default")).not_to_have_attribute("data-expanded", "true")
+    # Meanwhile the pointer tells that something is under way.
+    assert node(page, "Default").evaluate(cursor) == "progress"
+    assert page.get_by_test_id("graph-svg").evaluate(cursor) == "progress"
     for route in held:
         route.continue_()
     expect(node(page, "Default")).to_have_attribute("data-expanded", "true", timeout=WAIT)
+    expect(page.get_by_test_id("graph-canvas-box")).to_have_attribute("data-loading", "false")
+    assert page.get_by_test_id("graph-svg").evaluate(cursor) == "grab"
     expect(page.locator('[data-testid=graph-node][data-name^="Default/"]').first).to_be_visible()
