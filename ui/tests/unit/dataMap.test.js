@@ -159,6 +159,23 @@ describe('drawing', () => {
     laid.nodes.forEach((a, index) => laid.nodes.slice(index + 1).forEach((b) => expect(overlap(a, b)).toBe(false)))
   })
 
+  it('draws parallel sources side by side before what joins them', () => {
+    const zip = buildPipeline({
+      op_type: 'Zip',
+      children: [
+        { op_type: 'ADataset', children: [] },
+        { op_type: 'BDataset', children: [] },
+      ],
+    })
+    const laid = pipelineLayout(zip.root)
+    const at = centres(laid)
+    expect(at.ADataset[0]).toBeLessThan(at.Zip[0])
+    expect(at.BDataset[0]).toBeLessThan(at.Zip[0])
+    expect(at.ADataset[1]).not.toBeCloseTo(at.BDataset[1], 0)
+    expect(laid.edges).toHaveLength(2)
+    expect(overlap(laid.nodes[1], laid.nodes[2])).toBe(false)
+  })
+
   it('lays it out downwards when asked, and smaller on the thumbnail', () => {
     const down = pipelineLayout(root, { downward: true })
     const at = centres(down)
