@@ -204,6 +204,44 @@ def test_node_query_opens_the_node_and_the_list_picks_another(page, server):
     expect(page).to_have_url(re.compile(r"#/train-manage/training-dashboard\?id=\./a_lenet_collector$"))
 
 
+def test_the_drawing_pans_zooms_and_fits_again(page, server):
+    page.goto(map_url(server))
+    drawn(page)
+    drawing = page.get_by_test_id("pipeline-svg")
+    fitted = drawing.get_attribute("data-transform")
+    box = drawing.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    page.mouse.move(*centre)
+    page.mouse.wheel(0, -400)  # zoom in
+    expect(drawing).not_to_have_attribute("data-transform", fitted)
+    zoomed = [float(value) for value in drawing.get_attribute("data-transform").split(",")]
+    assert zoomed[2] > float(fitted.split(",")[2])
+    # A drag on the background pans, keeping the zoom.
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 120, box["y"] + 70, steps=5)
+    page.mouse.up()
+    panned = [float(value) for value in drawing.get_attribute("data-transform").split(",")]
+    assert panned[0] == pytest.approx(zoomed[0] + 100, abs=1) and panned[2] == zoomed[2]
+
+    # A node in view (the middle one) is still chosen with a click; Fit to screen brings the whole
+    # pipeline back.
+    click_node(page, "Map", 0)
+    expect(page.get_by_test_id("node-info")).to_have_attribute("data-op-type", "Map")
+    page.get_by_test_id("data-map-fit").click()
+    # The node's information made the page, and the drawing's box, taller: the fit keeps the first
+    # scale and brings every box (one was under the node panel, zoomed in) back in view.
+    page.wait_for_function(
+        "([el, k]) => el.dataset.transform.endsWith(',' + k)", arg=[drawing.element_handle(), fitted.split(",")[2]]
+    )
+    box = drawing.bounding_box()
+    for node in page.locator("[data-testid=pipeline-node] rect").all():
+        inner = node.bounding_box()
+        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
+        assert box["y"] <= inner["y"] and inner["y"] + inner["height"] <= box["y"] + box["height"]
+
+
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_dashboard_card_shows_the_pipeline_and_opens_the_data_map(new_page, server, locale):
     page = new_page(locale)
