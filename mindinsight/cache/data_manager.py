@@ -1,7 +1,7 @@
 """The data manager: brief list of every train job, full data for the most recently used.
 
 A background thread lists the base dir and loads new bytes every ``reload_interval``
-seconds (0 = load once); a user opening a job wakes it at once. Loading is round-robin in
+seconds (0 = load once); a user opening a job wakes it to read that job at once. Loading is round-robin in
 bounded chunks over the cached jobs, so every job shows data early and a large job does
 not starve the others. Readers get a job's ``JobData`` and may read it while it loads.
 
@@ -13,9 +13,9 @@ How the loading thread and the requests share the one server process:
 
 * Threads: one loading thread (``_run``: ``refresh_briefs`` then ``load_pass``, each pass
   starting ``reload_interval`` s after the previous one started (after a short rest when a pass
-  took longer: ``reload_pause``), or at once when ``cache_train_job`` wakes it; between passes
-  it reads on in the live jobs: ``follow_live_jobs``) and the request threads (the event loop
-  thread and the serving pool). They share one interpreter, so one
+  took longer: ``reload_pause``); between passes it reads the jobs ``cache_train_job`` asks for
+  as they are asked, ``load_asked_jobs``, and reads on in the live jobs, ``follow_live_jobs``)
+  and the request threads (the event loop thread and the serving pool). They share one interpreter, so one
   GIL.
 * Locks: ``self._lock`` guards only the brief list and the job table; it is held for
   bookkeeping (never while a file is read or decoded), so a request waits at most for a
@@ -78,6 +78,7 @@ class CachedJob:
     loads: int = 0  # load calls so far (the first one reads a small chunk)
     indexed: tuple | None = None  # (data, version) last handed to the persistent index
     grew_at: float = 0.0  # wall time a load last found new bytes of it
+    asked: bool = False  # a user asked for it since a load last read it: read it between passes
 
 
 def reload_pause(interval: float, storage_failures: int, pass_seconds: float) -> float | None:
@@ -195,22 +196,30 @@ class DataManager:
 
     def _rest(self, seconds: float | None) -> None:
         """Wait ``seconds`` (None: until woken) for the next pass; meanwhile follow the live jobs
-        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval (local base dirs only: a
-        store's files are seen as of its listing, which only a pass takes)."""
-        if seconds is None or is_remote(self.summary_base_dir):
-            self._wake.wait(seconds)
-            self._wake.clear()
-            return
-        deadline = time.monotonic() + seconds
+        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval and load the jobs a user asks
+        for as they are asked (``load_asked_jobs``; local base dirs only: a store's files are seen
+        as of its listing, which only a pass takes, so there a wake-up starts the next pass at once)."""
+        remote = is_remote(self.summary_base_dir)
+        deadline = None if seconds is None else time.monotonic() + seconds
         period = limits.LIVE_FOLLOW_SHARE * self.reload_interval
         while not self._stop.is_set():
-            left = deadline - time.monotonic()
-            if left <= 0 or self._wake.wait(min(left, period)):
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
                 break
+            woken = self._wake.wait(left if remote or left is None else min(left, period))
+            if woken:
+                self._wake.clear()
+                if remote or self._stop.is_set():
+                    return
+            elif remote:
+                continue
             try:
-                self.follow_live_jobs()
+                if woken and not self.load_asked_jobs():
+                    return
+                if not woken:
+                    self.follow_live_jobs()
             except Exception:  # as a pass: one bad file or bug must not end the loop
-                logger.exception("following the live jobs failed")
+                logger.exception("reading between passes failed")
         self._wake.clear()
 
     def follow_live_jobs(self) -> int:
@@ -345,8 +354,28 @@ class DataManager:
 
     def load_pass(self) -> None:
         """Load new bytes of every cached job, one chunk per job per turn, until all are done."""
+        self._load_jobs(lambda job: True)
+
+    def load_asked_jobs(self) -> bool:
+        """Load the new bytes of the jobs a user asked for since a load last read them (opened,
+        refreshed, or whose full scalar points a request wants again), without listing the base
+        dir again: the listing is at most one reload interval old, and listing a base dir of
+        thousands of jobs took longer than reading the one job asked for. Whether there were any."""
         with self._lock:
-            pending = list(self._jobs.items())
+            if not any(self._asked(job) for job in self._jobs.values()):
+                return False
+        self._load_jobs(self._asked)
+        return True
+
+    @staticmethod
+    def _asked(job: CachedJob) -> bool:
+        return job.asked or job.loads == 0 or job.loader.data.full_scalars.reread_wanted
+
+    def _load_jobs(self, wanted) -> None:
+        """Load new bytes of the cached jobs ``wanted(job)`` holds for, and of those a user adds
+        meanwhile, one chunk per job per turn, until all are done."""
+        with self._lock:
+            pending = [(train_id, job) for train_id, job in self._jobs.items() if wanted(job)]
         visited = {train_id for train_id, _ in pending}
         offered = time.perf_counter()  # when waiting request threads were last offered the GIL
         while pending and not self._stop.is_set():
@@ -357,6 +386,7 @@ class DataManager:
                     # Its full scalar points went for the memory bound and a request asked for them.
                     job.loader.reset()
                     job.loads, job.status = 0, CacheStatus.CACHING
+                job.asked = False
                 listed = self._listed_files.pop(train_id, None)
                 if job.loads == 0 and self._restore(train_id, job, listed):
                     job.loads = 1  # resumed where the index left it: read on in full chunks
@@ -384,7 +414,7 @@ class DataManager:
                     offered = time.perf_counter()
             with self._lock:
                 # Jobs a user asked for meanwhile join this pass.
-                joined = [(t, j) for t, j in self._jobs.items() if t not in visited]
+                joined = [(t, j) for t, j in self._jobs.items() if t not in visited and wanted(j)]
                 visited.update(t for t, _ in joined)
                 pending = [(t, j) for t, j in still + joined if self._jobs.get(t) is j]
         self._listed_files = {}  # what was not taken is stale by the next pass
@@ -497,5 +527,6 @@ class DataManager:
                 job = self._add_job(train_id, time.time())
                 self._changed()
             job.latest_update_time = time.time()
+            job.asked = True
         self._wake.set()
         return previous

@@ -73,11 +73,16 @@ def test_a_pass_longer_than_the_interval_is_followed_after_a_short_rest(tmp_path
 
 
 class CountedPasses(DataManager):
-    """A data manager counting its load passes."""
+    """A data manager counting its listings of the base dir and its load passes."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.listing_count = 0
         self.pass_count = 0
+
+    def refresh_briefs(self) -> None:
+        super().refresh_briefs()
+        self.listing_count += 1
 
     def load_pass(self) -> None:
         super().load_pass()
@@ -90,26 +95,42 @@ def last_step(manager: DataManager, train_id: str) -> int | None:
     return None if samples is None else int(samples["step"].max())
 
 
-def test_a_live_job_is_read_on_between_passes(tmp_path):
+def wait_for(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+@pytest.mark.parametrize(
+    ("interval", "ask", "within"),
+    [
+        (8, False, 6.0),  # followed every 2 s as a live job
+        # A page refreshing a job it shows (``plugins?manual_update=true``): read at once, well
+        # before the next pass and the next turn of following live jobs (every 15 s).
+        (60, True, 5.0),
+    ],
+)
+def test_a_live_job_is_read_on_between_passes(tmp_path, interval, ask, within):
     """A job written to while the server runs shows its new steps well within one reload
-    interval, before the next pass: the loading thread follows it in between."""
+    interval, before the next pass: the loading thread follows it in between, or reads it as
+    soon as a page asks for it again."""
     job = tmp_path / "run"
     job.mkdir()
     writer = SummaryWriter(str(job))
     writer.add_scalar("loss", 1.0, 1)
     writer.flush()
-    manager = CountedPasses(str(tmp_path), reload_interval=8)  # followed every 2 s
+    manager = CountedPasses(str(tmp_path), reload_interval=interval)
     manager.start()
     try:
         assert manager.wait_first_pass(10)
         assert last_step(manager, "./run") == 1
         writer.add_scalar("loss", 0.5, 2)
         writer.flush()
-        deadline = time.monotonic() + 6
-        while last_step(manager, "./run") != 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert last_step(manager, "./run") == 2
-        assert manager.pass_count == 1
+        if ask:
+            manager.cache_train_job("./run")
+        assert wait_for(lambda: last_step(manager, "./run") == 2, within)
+        assert (manager.listing_count, manager.pass_count) == (1, 1)
     finally:
         manager.stop()
         writer.close()
@@ -127,3 +148,26 @@ def test_only_recently_written_jobs_are_followed(tmp_path):
     manager = DataManager(str(tmp_path), reload_interval=1)
     manager.load_all_now()
     assert manager.follow_live_jobs() == 1  # "new" only
+
+
+@pytest.mark.parametrize("interval", [60, 0])
+def test_a_job_opened_between_passes_is_read_at_once_without_listing_again(tmp_path, interval):
+    """Opening a job the detail cache does not hold reads that job at once; the base dir, which
+    may hold thousands of jobs, is not listed again for it (nor the cached jobs read again)."""
+    for name in ("older", "newer"):
+        (tmp_path / name).mkdir()
+        with SummaryWriter(str(tmp_path / name)) as writer:
+            writer.add_scalar("loss", 1.0, 7)
+    for file in (tmp_path / "older").iterdir():  # a cache of one holds the newer job first
+        stamp = time.time() - 60
+        os.utime(file, (stamp, stamp))
+    manager = CountedPasses(str(tmp_path), reload_interval=interval, capacity=1)
+    manager.start()
+    try:
+        assert manager.wait_first_pass(10)
+        assert manager.job_data("./older") is None
+        manager.cache_train_job("./older")
+        assert wait_for(lambda: last_step(manager, "./older") == 7)
+        assert (manager.listing_count, manager.pass_count) == (1, 1)
+    finally:
+        manager.stop()
