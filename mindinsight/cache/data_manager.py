@@ -1,9 +1,9 @@
 """The data manager: brief list of every train job, full data for the most recently used.
 
 A background thread lists the base dir and loads new bytes every ``reload_interval``
-seconds (0 = load once); a user opening a job wakes it to read that job at once. Loading is round-robin in
-bounded chunks over the cached jobs, so every job shows data early and a large job does
-not starve the others. Readers get a job's ``JobData`` and may read it while it loads.
+seconds (0 = load once); a user opening a job wakes it to read that job at once. Loading is
+round-robin in bounded chunks over the cached jobs, so every job shows data early and a large
+job does not starve the others. Readers get a job's ``JobData`` and may read it while it loads.
 
 ``generation`` counts changes of anything a query can see (the brief list, which jobs are
 cached and their status, any job's data): an answer computed at one generation stays right
@@ -15,8 +15,8 @@ How the loading thread and the requests share the one server process:
   starting ``reload_interval`` s after the previous one started (after a short rest when a pass
   took longer: ``reload_pause``); between passes it reads the jobs ``cache_train_job`` asks for
   as they are asked, ``load_asked_jobs``, and reads on in the live jobs, ``follow_live_jobs``)
-  and the request threads (the event loop thread and the serving pool). They share one interpreter, so one
-  GIL.
+  and the request threads (the event loop thread and the serving pool). They share one
+  interpreter, so one GIL.
 * Locks: ``self._lock`` guards only the brief list and the job table; it is held for
   bookkeeping (never while a file is read or decoded), so a request waits at most for a
   dictionary update. Each job's ``JobData.lock`` is held by the loader while it adds one
@@ -196,9 +196,10 @@ class DataManager:
 
     def _rest(self, seconds: float | None) -> None:
         """Wait ``seconds`` (None: until woken) for the next pass; meanwhile follow the live jobs
-        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval and load the jobs a user asks
-        for as they are asked (``load_asked_jobs``; local base dirs only: a store's files are seen
-        as of its listing, which only a pass takes, so there a wake-up starts the next pass at once)."""
+        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval and read the jobs a user asks
+        for as they are asked (``load_asked_jobs``). Both on a local base dir only: a store's
+        files are seen as of its listing, which only a pass takes, so there a wake-up starts
+        the next pass at once."""
         remote = is_remote(self.summary_base_dir)
         deadline = None if seconds is None else time.monotonic() + seconds
         period = limits.LIVE_FOLLOW_SHARE * self.reload_interval
