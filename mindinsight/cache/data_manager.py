@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -372,7 +373,7 @@ class DataManager:
     def _asked(job: CachedJob) -> bool:
         return job.asked or job.loads == 0 or job.loader.data.full_scalars.reread_wanted
 
-    def _load_jobs(self, wanted) -> None:
+    def _load_jobs(self, wanted: Callable[[CachedJob], bool]) -> None:
         """Load new bytes of the cached jobs ``wanted(job)`` holds for, and of those a user adds
         meanwhile, one chunk per job per turn, until all are done."""
         with self._lock:
