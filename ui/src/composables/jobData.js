@@ -10,6 +10,10 @@ import { usePoll, useRefresh } from './refresh.js'
 export { useLatestCall }
 
 export const CACHING_POLL_MS = 1500
+// A job the server was just asked to read is looked at again this soon, then every
+// CACHING_POLL_MS while it loads: the server reads a job as soon as a page asks for it (a small
+// one within milliseconds, a large one's first chunk, with its tags, as soon).
+export const FIRST_LOOK_MS = 200
 export const LOADING_STATES = ['NOT_IN_CACHE', 'CACHING']
 
 /**
@@ -71,10 +75,12 @@ export function useJobData(trainId) {
   const integrity = computed(() => job.value?.is_integrity !== false)
 
   const latest = useLatestCall()
+  const firstLook = usePoll(() => reload({ silent: true }), FIRST_LOOK_MS)
   const poll = usePoll(() => reload({ silent: true }), CACHING_POLL_MS)
 
   async function reload({ silent = false } = {}) {
     if (!id.value || (silent && latest.busy)) return
+    const first = !loaded.value
     // The job's item carries its cache status and then its tags, read in that order, so CACHED
     // there means those tags are complete; the `plugins` answer's tags serve until then.
     const result = await latest.run(() => readJob(id.value))
@@ -90,14 +96,16 @@ export function useJobData(trainId) {
     error.value = null
     loaded.value = true
     revision.value += 1
-    if (jobLoading.value) poll.schedule()
-    else poll.stop()
+    firstLook.stop()
+    poll.stop()
+    if (jobLoading.value) (first ? firstLook : poll).schedule()
   }
 
   watch(
     id,
     () => {
       latest.drop()
+      firstLook.stop()
       poll.stop()
       job.value = null
       plugins.value = {}

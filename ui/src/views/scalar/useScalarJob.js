@@ -22,6 +22,9 @@ export function useScalarJob(trainId, visibleTags) {
   // Points read for one job land only while the page still shows that job.
   const jobCalls = useLatestCall()
   let job = jobCalls.begin()
+  // tag -> the job revision its points are being read at: a read of the same revision is not sent
+  // twice (a new revision and the charts it brings on screen both ask for their tags at once).
+  const reading = new Map()
 
   function entry(tag) {
     return scalarData.get(tag) || { metadatas: null, error: null }
@@ -29,7 +32,10 @@ export function useScalarJob(trainId, visibleTags) {
 
   /** Fetches the points of `tags`; `onSettled(tag)` is called as each one is in (or failed). */
   async function loadScalars(tags, call, onSettled = () => {}) {
-    await forEachLimit(tags, PARALLEL_REQUESTS, async (tag) => {
+    const at = revision.value
+    const wanted = tags.filter((tag) => reading.get(tag) !== at)
+    for (const tag of wanted) reading.set(tag, at)
+    await forEachLimit(wanted, PARALLEL_REQUESTS, async (tag) => {
       try {
         const body = await fetchScalarMetadata(trainId.value, tag)
         if (!call.current) return
@@ -43,6 +49,7 @@ export function useScalarJob(trainId, visibleTags) {
         const previous = scalarData.get(tag)
         scalarData.set(tag, previous?.metadatas ? previous : { metadatas: null, error: err })
       } finally {
+        if (reading.get(tag) === at) reading.delete(tag)
         if (call.current) onSettled(tag)
       }
     })
@@ -70,6 +77,7 @@ export function useScalarJob(trainId, visibleTags) {
     job = jobCalls.begin()
     loaded.value = false
     scalarData.clear()
+    reading.clear()
   })
   watch(revision, loadPoints)
 
