@@ -56,11 +56,13 @@ def test_model_lineage_and_its_objective_panel_load(open_page, public_name):
     page, address = open_page(public_name)
     responses = []
     page.on("response", lambda response: responses.append((response.request.method, response.url, response.status)))
-    page.goto(f"{address}/#/model-traceback?sort=summary_dir&order=ascending")
-    chart = page.get_by_test_id("parallel-chart")
-    expect(chart).to_have_attribute("data-rendered", "true", timeout=WAIT)
-    expect(page.get_by_test_id("row-path")).to_have_count(3)
-    expect(page.get_by_test_id("target-panel")).to_contain_text("Optimization objective")
+    # The objective panel's search is answered after the panel shows its title: wait for it.
+    with page.expect_response(lambda response: response.url.endswith("/optimizer/targets/search"), timeout=WAIT):
+        page.goto(f"{address}/#/model-traceback?sort=summary_dir&order=ascending")
+        chart = page.get_by_test_id("parallel-chart")
+        expect(chart).to_have_attribute("data-rendered", "true", timeout=WAIT)
+        expect(page.get_by_test_id("row-path")).to_have_count(3)
+        expect(page.get_by_test_id("target-panel")).to_contain_text("Optimization objective")
     searches = [entry for entry in responses if entry[0] == "POST"]
     assert {url.split("/v1/mindinsight/")[1] for _, url, _ in searches} >= {
         "lineagemgr/lineages",
