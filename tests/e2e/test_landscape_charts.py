@@ -155,6 +155,13 @@ def test_play_track_animation_runs_a_point_along_the_track(new_page, server, loc
     )
     button.click()
     expect(button).to_contain_text(TEXTS[locale]["stop"])
+    # A new size (a window resized, a late font or control moving the layout) redraws the chart
+    # to fit; the point goes on to the end.
+    width = page.get_by_test_id("landscape-chart").evaluate("el => el.getBoundingClientRect().width")
+    page.set_viewport_size({"width": 1300, "height": 860})
+    page.wait_for_function(
+        "w => document.querySelector('[data-testid=landscape-chart]').getBoundingClientRect().width !== w", arg=width
+    )
     expect(button).to_contain_text(TEXTS[locale]["play"], timeout=10_000)
     positions = page.evaluate("window.cursorPositions")
     seen = [point for point in positions if point]
