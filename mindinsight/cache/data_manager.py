@@ -247,12 +247,25 @@ class DataManager:
             except Exception:
                 logger.exception("following %s failed; the next pass reads it", train_id)
                 continue
+            if result.gone:
+                self._forget_gone_job(train_id)
+                continue
             followed += 1
             if result.bytes_read:
                 job.grew_at = time.time()
             if self._visible_state(job) != before:
                 self._changed()
         return followed
+
+    def _forget_gone_job(self, train_id: str) -> None:
+        """Drop a job whose dir was deleted since the last listing from the cache and the list,
+        so that it reads as not existing now rather than as read and empty until the next pass."""
+        logger.info("%s no longer exists; dropping it", train_id)
+        with self._lock:
+            self._jobs.pop(train_id, None)
+            if self._briefs.pop(train_id, None) is not None:
+                self._brief_order = [t for t in self._brief_order if t != train_id]
+        self._changed()
 
     def _list_jobs(self) -> None:
         if self._listed.is_set():
@@ -402,6 +415,9 @@ class DataManager:
                     with self._lock:
                         self._jobs.pop(train_id, None)
                     self._changed()
+                    continue
+                if result.gone:
+                    self._forget_gone_job(train_id)
                     continue
                 if result.done:
                     job.status = CacheStatus.CACHED

@@ -37,7 +37,7 @@ from google.protobuf.message import DecodeError
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format import naming
-from mindinsight.format.files import read_bounded
+from mindinsight.format.files import is_dir, read_bounded
 from mindinsight.format.object_store import StoreUnavailable
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
@@ -59,6 +59,7 @@ class LoadResult:
     records: int = 0
     corrupt: int = 0
     done: bool = True  # nothing left to read right now
+    gone: bool = False  # the job dir no longer exists (deleted since the base dir was listed)
 
 
 @dataclass
@@ -250,7 +251,9 @@ class JobLoader:
         if files is None:
             files = job_files(self.job_dir, self.root)
         if files is None:
-            logger.warning("cannot list %s", self.job_dir)
+            result.gone = not is_dir(self.job_dir)
+            if not result.gone:
+                logger.warning("cannot list %s", self.job_dir)
             return result
         if self._on_disk_changed(files):
             logger.info("a file of %s vanished or changed; reloading it from scratch", self.job_dir)

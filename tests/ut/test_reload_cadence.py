@@ -171,3 +171,49 @@ def test_a_job_opened_between_passes_is_read_at_once_without_listing_again(tmp_p
         assert (manager.listing_count, manager.pass_count) == (1, 1)
     finally:
         manager.stop()
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_job_deleted_since_the_listing_reads_as_gone_when_opened(tmp_path, cached):
+    """A job whose dir was deleted after the last listing and is opened (or refreshed) before the
+    next one is dropped from the list at once: it reads as not existing, not as read and empty."""
+    for name in ("kept", "deleted"):
+        (tmp_path / name).mkdir()
+        with SummaryWriter(str(tmp_path / name)) as writer:
+            writer.add_scalar("loss", 1.0, 3)
+    manager = CountedPasses(str(tmp_path), reload_interval=60, capacity=2 if cached else 1)
+    if not cached:  # a cache of one holds the kept job: the deleted one is opened cold
+        for file in (tmp_path / "deleted").iterdir():
+            stamp = time.time() - 60
+            os.utime(file, (stamp, stamp))
+    manager.start()
+    try:
+        assert manager.wait_first_pass(10)
+        assert (last_step(manager, "./deleted") == 3) is cached
+        for file in (tmp_path / "deleted").iterdir():
+            file.unlink()
+        (tmp_path / "deleted").rmdir()
+        assert manager.cache_train_job("./deleted") is not None  # still listed when opened
+        assert wait_for(lambda: manager.brief("./deleted") is None)
+        assert manager.job_data("./deleted") is None
+        assert manager.cache_train_job("./deleted") is None  # the API's "does not exist"
+        assert [info.train_id for info in manager.briefs()] == ["./kept"]
+        if cached:  # (a cache of one gave the kept job's place to the one opened)
+            assert last_step(manager, "./kept") == 3
+        assert (manager.listing_count, manager.pass_count) == (1, 1)
+    finally:
+        manager.stop()
+
+
+def test_a_live_job_deleted_between_passes_leaves_the_list_when_followed(tmp_path):
+    (tmp_path / "live").mkdir()
+    with SummaryWriter(str(tmp_path / "live")) as writer:
+        writer.add_scalar("loss", 1.0, 1)
+    manager = DataManager(str(tmp_path), reload_interval=1)
+    manager.load_all_now()
+    assert last_step(manager, "./live") == 1
+    for file in (tmp_path / "live").iterdir():
+        file.unlink()
+    (tmp_path / "live").rmdir()
+    assert manager.follow_live_jobs() == 0
+    assert manager.brief("./live") is None and manager.briefs() == []
