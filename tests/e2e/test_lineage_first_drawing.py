@@ -6,12 +6,14 @@ meanwhile; the lineage is asked for as the route is entered, while the page's sc
 and the page asks no second time.
 """
 
+import re
 import shutil
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.helpers.fixtures import FIXTURES
+from tests.helpers.held_scripts import hold_scripts, release
 from tests.helpers.server import running_server
 
 RUNS = FIXTURES / "h_lineage_30_runs"
@@ -71,15 +73,8 @@ def test_the_chart_is_drawn_before_the_table_is_built(new_page, server, kind):
 @pytest.mark.parametrize("kind", ["model", "dataset"])
 def test_the_lineage_is_asked_for_while_the_page_scripts_load(new_page, server, kind):
     page = new_page("en-US")
-    held = []
-
-    def hold_the_page_script(route):
-        # The page's own script (the one naming its test id) waits until released below.
-        response = route.fetch()
-        if f"{kind}-lineage-page" in response.text():
-            held.append((route, response))
-        else:
-            route.fulfill(response=response)
+    # The page's own script (the one naming its test id) waits until released below.
+    held = hold_scripts(page, re.compile(f"{kind}-lineage-page".encode()))
 
     asked = []
     page.on(
@@ -88,7 +83,6 @@ def test_the_lineage_is_asked_for_while_the_page_scripts_load(new_page, server, 
             "lineagemgr/lineages" in request.url and request.method == "POST" and asked.append(request.post_data_json)
         ),
     )
-    page.route("**/static/*.js", hold_the_page_script)
     with page.expect_request(lambda request: "lineagemgr/lineages" in request.url, timeout=WAIT):
         page.goto(f"{server.url}/{ROUTES[kind]}", wait_until="commit")
     # The request may go out before the page's script is even asked for (that is the point).
@@ -98,8 +92,7 @@ def test_the_lineage_is_asked_for_while_the_page_scripts_load(new_page, server, 
         page.wait_for_timeout(100)
     assert held, "the page's script was not held"
     assert asked == [{"lineage_type": {"in": [kind]}, "limit": 100, "offset": 0}]
-    for route, response in held:
-        route.fulfill(response=response)
+    release(held)
     expect(page.get_by_test_id("parallel-chart")).to_have_attribute("data-rendered", "true", timeout=WAIT)
     assert page.get_by_test_id("parallel-chart").evaluate("el => el.__miChart.getOption().series[0].data.length") > 0
     # The page took the answer asked for early: no second request.
