@@ -212,7 +212,7 @@ def test_toolbox_saves_the_chart_and_restores_the_camera_shown_in_the_readout(ne
     page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.35, steps=8)
     page.mouse.up()
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=camera-rotation]').textContent.includes('β: 40')", timeout=5000
+        "() => !document.querySelector('[data-testid=camera-rotation]').textContent.includes('β: 40')", timeout=WAIT
     )
     assert camera_readout(page) != first
 
@@ -221,7 +221,7 @@ def test_toolbox_saves_the_chart_and_restores_the_camera_shown_in_the_readout(ne
     # Restore: the first view again, and the read-out says so.
     page.mouse.click(*restore)
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=camera-rotation]').textContent.includes('β: 40')", timeout=5000
+        "() => document.querySelector('[data-testid=camera-rotation]').textContent.includes('β: 40')", timeout=WAIT
     )
     assert camera_readout(page) == first
 
