@@ -24,7 +24,8 @@ same size with a new mtime, or different bytes just before the saved offset) is 
 
 Records are framed in bulk: one pass over the chunk walks the lengths (a header seen before
 is not checked again: equal 12 header bytes have an equal, already verified CRC, and a run of
-records with one header is found with one strided numpy comparison), then the payload CRCs
+records with one header is found with one strided numpy comparison; so is a repeating group of
+a few headers, as a writer of one event per tag and step interleaves them), then the payload CRCs
 are computed and compared with numpy: a long run of equally long records as rows
 (``crc.rows_crc32c``, as PyTorch's one-scalar events come), other records one by one with the
 C CRC-32C. The result keeps the chunk as one ``bytes`` object plus payload offsets and lengths
@@ -51,6 +52,11 @@ _FOOTER = struct.Struct("<I")
 _HEADER_CACHE_SIZE = 4096  # distinct valid headers remembered per reader
 _MASK_DELTA = 0xA282EAD8  # as in format.crc
 _MIN_RUN = 8  # consecutive equal headers worth a numpy probe
+# A group of up to this many headers that repeats (one event per tag and step, several tags),
+# taken at once when it repeats at least _MIN_GROUPS times: walked one by one, each record
+# costs a few microseconds of Python.
+_MAX_PERIOD = 16
+_MIN_GROUPS = 4
 _ROWS_MIN = 64  # records of a run worth checking as rows (``crc.rows_crc32c``) ...
 # ... when short: the C library's cost per call only matters next to a short record's CRC,
 # while the rows' cost grows with every byte position that differs.
@@ -133,6 +139,35 @@ def _plausible_lengths(array: np.ndarray, start: int, stop: int) -> np.ndarray:
         high_zero &= window[shift : shift + count] == 0
     low_set = (window[0:count] | window[1 : 1 + count] | window[2 : 2 + count] | window[3 : 3 + count]) != 0
     return np.flatnonzero(high_zero & low_set) + start
+
+
+def _repeating_group(buf: bytes, recent: list, pos: int, end: int):
+    """The group of the last few records if their headers repeat those just before them and the
+    group repeats at least ``_MIN_GROUPS`` times from ``pos`` on: ``(members, groups, group
+    size)``, members as (record size, payload length); else None. ``recent`` holds (header,
+    record size) of the records walked just before ``pos``, in file order. A repeat's headers
+    equal verified ones byte for byte, so they are valid too."""
+    seen = len(recent)
+    for period in range(2, min(_MAX_PERIOD, seen // 2) + 1):
+        group = recent[seen - period :]
+        if [header for header, _ in group] != [header for header, _ in recent[seen - 2 * period : seen - period]]:
+            continue
+        group_size = sum(size for _, size in group)
+        fit = (end - pos) // group_size
+        if fit < _MIN_GROUPS:
+            return None
+        same = np.ones(fit, dtype=bool)
+        offset = pos
+        for header, size in group:
+            length, length_crc = _HEADER.unpack(header)
+            same &= np.ndarray((fit,), "<u8", buf, offset, (group_size,)) == length
+            same &= np.ndarray((fit,), "<u4", buf, offset + 8, (group_size,)) == length_crc
+            offset += size
+        groups = fit if same.all() else int(np.argmin(same))
+        if groups < _MIN_GROUPS:
+            return None
+        return [(size, size - HEADER_BYTES - FOOTER_BYTES) for _, size in group], groups, group_size
+    return None
 
 
 class RecordReader:
@@ -238,13 +273,18 @@ class RecordReader:
         """Parse records from ``buf`` (file bytes at ``self.offset``); return bytes consumed."""
         pos, end = 0, len(buf)
         at_eof = self.offset + end >= file_size
-        runs = []  # (first payload offset, count, record size, payload length)
+        runs = []  # (first payload offset, count, stride, payload length), file order unless grouped
+        grouped = False  # some runs are members of a repeating group: their records interleave
+        recent = []  # (header, record size) of the records walked since the last long run
         headers = self._headers
         array = np.frombuffer(buf, dtype=np.uint8)
         probe_after = 0  # records to walk one by one before probing for a run again
         misses = 0  # probes that found no run
+        group_after = 0  # the same for a repeating group
+        group_misses = 0
         while True:
             if self._in_garbage:
+                recent.clear()
                 found = self._resync(buf, array, pos, stream, file_size, final)
                 batch.skipped_bytes += found - pos
                 pos = found
@@ -294,8 +334,31 @@ class RecordReader:
                 probe_after -= 1
             runs.append((pos + HEADER_BYTES, count, size, length))
             pos += count * size
+            if count >= _MIN_RUN:
+                recent.clear()
+                continue
+            recent.extend([(header, size)] * count)
+            del recent[: -2 * _MAX_PERIOD]
+            if group_after > 0:
+                group_after -= 1
+                continue
+            found = _repeating_group(buf, recent, pos, end)
+            if found is None:
+                if len(recent) >= 4:  # enough records seen to tell
+                    group_after = min(2**group_misses - 1, _MIN_RUN * 8)
+                    group_misses = min(group_misses + 1, 7)
+                continue
+            members, groups, group_size = found
+            member_pos = pos
+            for member_size, member_length in members:
+                runs.append((member_pos + HEADER_BYTES, groups, group_size, member_length))
+                member_pos += member_size
+            grouped = True
+            group_misses = 0
+            pos += groups * group_size
+            recent.clear()
         if runs:
-            self._add_segment(buf, runs, batch)
+            self._add_segment(buf, runs, batch, grouped)
         if pos == 0:
             batch.partial_tail = True
         return pos
@@ -306,7 +369,9 @@ class RecordReader:
             batch.corrupt += 1
             self._in_garbage = True
 
-    def _add_segment(self, buf: bytes, runs: list, batch: ReadBatch) -> None:
+    def _add_segment(self, buf: bytes, runs: list, batch: ReadBatch, grouped: bool = False) -> None:
+        """Check the payload CRCs of ``runs`` (see ``_parse``) and keep the valid records, in
+        file order, as one ``Segment`` of ``batch``."""
         if len(runs) == 1 and runs[0][1] == 1:
             offsets = np.array([runs[0][0]], dtype=np.int64)
             sizes = np.array([runs[0][3]], dtype=np.int64)
@@ -318,12 +383,18 @@ class RecordReader:
             first = np.repeat(table[:, 0], counts)
             within = np.arange(counts.sum(), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
             offsets = first + within * np.repeat(table[:, 2], counts)
-        copies = None
+        copies = valid = None
         if self.verify_crc:
             in_rows = (counts >= _ROWS_MIN) & (np.array([run[3] for run in runs]) <= _ROWS_MAX_LENGTH)
             if in_rows.any():
                 valid = self._valid_by_rows(buf, runs, in_rows, offsets, sizes)
-            else:
+        if grouped:
+            order = np.argsort(offsets, kind="stable")
+            offsets, sizes = offsets[order], sizes[order]
+            if valid is not None:
+                valid = valid[order]
+        if self.verify_crc:
+            if valid is None:
                 # The payloads are cut once: for the CRC, and kept for a decoder that wants them.
                 copies = [buf[start : start + size] for start, size in zip(offsets.tolist(), sizes.tolist())]
                 valid = masked_crcs(copies) == _u32_at(np.frombuffer(buf, dtype=np.uint8), offsets + sizes)

@@ -14,10 +14,11 @@ from mindinsight.format.records import RecordReader, frame
 from tests.ut.conftest import FIXTURES
 
 
-def read_all(reader: RecordReader, max_bytes=None):
+def read_all(reader: RecordReader, max_bytes=None, final=False):
+    """Every payload the reader gives until the end of the data, the damage counted, the last batch."""
     payloads, corrupt = [], 0
     while True:
-        batch = reader.read(max_bytes)
+        batch = reader.read(max_bytes, final=final)
         payloads += batch.payloads
         corrupt += batch.corrupt
         if batch.end_of_data:
@@ -247,13 +248,7 @@ def test_random_bytes_are_one_damaged_stretch(tmp_path):
     path = tmp_path / "x.summary.1"
     path.write_bytes(random.Random(7).randbytes(300_000))
     reader = RecordReader(str(path), chunk_bytes=64 * 1024)
-    payloads, corrupt = [], 0
-    while True:
-        batch = reader.read(final=True)
-        payloads += batch.payloads
-        corrupt += batch.corrupt
-        if batch.end_of_data:
-            break
+    payloads, corrupt, _ = read_all(reader, final=True)
     assert (payloads, corrupt, reader.offset) == ([], 1, 300_000)
 
 

@@ -115,11 +115,12 @@ def test_a_real_tensorboardx_log_verifies_as_rows(tmp_path):
         position += HEADER_BYTES + len(payload) + FOOTER_BYTES
 
 
-def test_length_groups_equal_a_grouping_by_unique_lengths():
+@pytest.mark.parametrize("longest_run", [2, 7, 40])  # short runs: the records are sorted; long: the runs
+def test_length_groups_equal_a_grouping_by_unique_lengths(longest_run):
     rng = np.random.default_rng(5)
     for _ in range(500):
         runs = int(rng.integers(1, 40))
-        lengths = np.repeat(rng.integers(1, 6, size=runs), rng.integers(1, 7, size=runs)).astype(np.int64)
+        lengths = np.repeat(rng.integers(1, 6, size=runs), rng.integers(1, longest_run, size=runs)).astype(np.int64)
         want = {}
         for length in np.unique(lengths).tolist():
             indices = np.flatnonzero(lengths == length)
