@@ -57,6 +57,7 @@ _MIN_RUN = 8  # consecutive equal headers worth a numpy probe
 # costs a few microseconds of Python.
 _MAX_PERIOD = 16
 _MIN_GROUPS = 4
+_FIRST_PROBE = 64  # repeats compared at first (then 8 times more each time all match)
 _ROWS_MIN = 64  # records of a run worth checking as rows (``crc.rows_crc32c``) ...
 # ... when short: the C library's cost per call only matters next to a short record's CRC,
 # while the rows' cost grows with every byte position that differs.
@@ -141,32 +142,47 @@ def _plausible_lengths(array: np.ndarray, start: int, stop: int) -> np.ndarray:
     return np.flatnonzero(high_zero & low_set) + start
 
 
-def _repeating_group(buf: bytes, recent: list, pos: int, end: int):
+def _repeats(buf: bytes, pos: int, end: int, stride: int, members: list) -> int:
+    """How many times in a row, from ``pos`` on, every ``stride`` bytes hold the headers
+    ``members`` ((offset in the stride, length, length CRC) each); whole strides inside ``end``
+    only. Compared in windows that grow, so the cost follows the repeats found, not the chunk."""
+    fit = (end - pos) // stride
+    found, window = 0, _FIRST_PROBE
+    while found < fit:
+        count = min(fit - found, window)
+        start = pos + found * stride
+        same = np.ones(count, dtype=bool)
+        for offset, length, length_crc in members:
+            same &= np.ndarray((count,), "<u8", buf, start + offset, (stride,)) == length
+            same &= np.ndarray((count,), "<u4", buf, start + offset + 8, (stride,)) == length_crc
+        if not same.all():
+            return found + int(np.argmin(same))
+        found += count
+        window *= 8
+    return found
+
+
+def _repeating_group(buf: bytes, headers: list, sizes: list, pos: int, end: int):
     """The group of the last few records if their headers repeat those just before them and the
     group repeats at least ``_MIN_GROUPS`` times from ``pos`` on: ``(members, groups, group
-    size)``, members as (record size, payload length); else None. ``recent`` holds (header,
-    record size) of the records walked just before ``pos``, in file order. A repeat's headers
-    equal verified ones byte for byte, so they are valid too."""
-    seen = len(recent)
+    size)``, members as (record size, payload length); else None. ``headers`` and ``sizes`` are
+    those of the records walked just before ``pos``, in file order. A repeat's headers equal
+    verified ones byte for byte, so they are valid too."""
+    seen = len(headers)
+    last = headers[-1]
     for period in range(2, min(_MAX_PERIOD, seen // 2) + 1):
-        group = recent[seen - period :]
-        if [header for header, _ in group] != [header for header, _ in recent[seen - 2 * period : seen - period]]:
+        # Called for most records walked one by one: the cheap test first.
+        if headers[seen - 1 - period] != last or headers[seen - period :] != headers[seen - 2 * period : seen - period]:
             continue
-        group_size = sum(size for _, size in group)
-        fit = (end - pos) // group_size
-        if fit < _MIN_GROUPS:
-            return None
-        same = np.ones(fit, dtype=bool)
-        offset = pos
-        for header, size in group:
-            length, length_crc = _HEADER.unpack(header)
-            same &= np.ndarray((fit,), "<u8", buf, offset, (group_size,)) == length
-            same &= np.ndarray((fit,), "<u4", buf, offset + 8, (group_size,)) == length_crc
+        group_sizes = sizes[seen - period :]
+        members, offset = [], 0
+        for header, size in zip(headers[seen - period :], group_sizes):
+            members.append((offset, *_HEADER.unpack(header)))
             offset += size
-        groups = fit if same.all() else int(np.argmin(same))
+        groups = _repeats(buf, pos, end, offset, members)
         if groups < _MIN_GROUPS:
             return None
-        return [(size, size - HEADER_BYTES - FOOTER_BYTES) for _, size in group], groups, group_size
+        return [(size, size - HEADER_BYTES - FOOTER_BYTES) for size in group_sizes], groups, offset
     return None
 
 
@@ -275,7 +291,8 @@ class RecordReader:
         at_eof = self.offset + end >= file_size
         runs = []  # (first payload offset, count, stride, payload length), file order unless grouped
         grouped = False  # some runs are members of a repeating group: their records interleave
-        recent = []  # (header, record size) of the records walked since the last long run
+        # Headers and sizes of the records walked since the last long run (at most two groups).
+        recent, recent_sizes = [], []
         headers = self._headers
         array = np.frombuffer(buf, dtype=np.uint8)
         probe_after = 0  # records to walk one by one before probing for a run again
@@ -285,6 +302,7 @@ class RecordReader:
         while True:
             if self._in_garbage:
                 recent.clear()
+                recent_sizes.clear()
                 found = self._resync(buf, array, pos, stream, file_size, final)
                 batch.skipped_bytes += found - pos
                 pos = found
@@ -318,13 +336,9 @@ class RecordReader:
                     return 0
                 return self._read_large_record(length, batch, stream)
             count = 1
-            fit = (end - pos) // size
-            if probe_after <= 0 and fit >= _MIN_RUN:
+            if probe_after <= 0 and (end - pos) // size >= _MIN_RUN:
                 # Consecutive records with this very header (same length, same verified CRC).
-                lengths = np.ndarray((fit,), "<u8", buf, pos, (size,))
-                same = lengths == lengths[0]
-                same &= np.ndarray((fit,), "<u4", buf, pos + 8, (size,)) == _HEADER.unpack_from(buf, pos)[1]
-                count = fit if same.all() else int(np.argmin(same))
+                count = _repeats(buf, pos, end, size, [(0, *_HEADER.unpack(header))])
                 if count < _MIN_RUN:
                     # Back off gradually: a file's first records (other shapes) are often
                     # followed by a long run at once.
@@ -336,13 +350,16 @@ class RecordReader:
             pos += count * size
             if count >= _MIN_RUN:
                 recent.clear()
+                recent_sizes.clear()
                 continue
-            recent.extend([(header, size)] * count)
-            del recent[: -2 * _MAX_PERIOD]
+            recent.extend([header] * count)
+            recent_sizes.extend([size] * count)
+            if len(recent) > 2 * _MAX_PERIOD:
+                del recent[: -2 * _MAX_PERIOD], recent_sizes[: -2 * _MAX_PERIOD]
             if group_after > 0:
                 group_after -= 1
                 continue
-            found = _repeating_group(buf, recent, pos, end)
+            found = _repeating_group(buf, recent, recent_sizes, pos, end)
             if found is None:
                 if len(recent) >= 4:  # enough records seen to tell
                     group_after = min(2**group_misses - 1, _MIN_RUN * 8)
@@ -357,6 +374,7 @@ class RecordReader:
             group_misses = 0
             pos += groups * group_size
             recent.clear()
+            recent_sizes.clear()
         if runs:
             self._add_segment(buf, runs, batch, grouped)
         if pos == 0:
