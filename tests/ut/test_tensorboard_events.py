@@ -301,6 +301,25 @@ def test_histogram_proto_edges_and_many_buckets_merge_keeping_counts():
     assert sample.buckets[0, 0] == 0.0 and sample.buckets[-1, 0] + sample.buckets[-1, 1] == count
 
 
+def test_a_histogram_proto_is_decoded_on_first_use():
+    """Kept as its bytes at ingest (most samples never survive the reservoir), with the size its
+    buckets will have; read, it gives the buckets the writer's histogram holds."""
+    from tensorboardX.summary import histogram as tensorboardx_histogram
+
+    values = np.random.default_rng(1).normal(size=1000)
+    value = tb_pb.Summary.FromString(tensorboardx_histogram("h", values, "auto").SerializeToString()).value[0]
+    series = decode([value])
+    sample = series[(PluginName.HISTOGRAM, "h")]["histogram"][0]
+    size = series[(PluginName.HISTOGRAM, "h")]["nbytes"][0]
+    assert sample._buckets is None  # not decoded yet
+    assert sample.count == 1000 and (sample.min, sample.max) == (values.min(), values.max())
+    assert size == sample.buckets.nbytes + 16
+    rights = sample.buckets[:, 0] + sample.buckets[:, 1]
+    assert rights[:-1].tolist() == list(value.histo.bucket_limit)[:-1]
+    mismatched = tb_pb.HistogramProto(min=0.0, max=1.0, bucket_limit=[0.5, 1.0], bucket=[3.0])
+    assert decode([tb_pb.Summary.Value(tag="bad", histo=mismatched)]) == {}
+
+
 def test_tensor_forms_that_do_not_fit_are_dropped_not_served():
     series = decode(
         [

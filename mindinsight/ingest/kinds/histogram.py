@@ -11,6 +11,9 @@ TensorBoard files hold a ``HistogramProto`` (right edges and counts; the first b
 ``histograms`` plugin (left, right, count). Both become the same sample; more buckets than the
 original accepts are merged into neighbours, keeping every count.
 
+A ``HistogramProto`` is kept serialized too, and turned into buckets on first use; what can be
+refused (too large, counts and limits of different lengths) is checked at ingest without it.
+
 In the persistent index a sample is its Histogram message bytes as read (decoded again only
 when a query asks), or its buckets and range when it came from a TensorBoard form (``CODEC``).
 """
@@ -21,6 +24,7 @@ from google.protobuf.message import DecodeError
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.format.proto import tensorboard_event_pb2 as tb_pb
 from mindinsight.format.tb_tensors import tensor_array
 from mindinsight.ingest.kinds.base import (
     Codec,
@@ -41,26 +45,39 @@ _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.HISTOGRAM]
 class HistogramSample:
     """Buckets ``(n, 3)`` of ``[left, width, count]`` sorted by left, and the value range.
 
-    Built either from decoded buckets, or (``from_serialized``) from the Histogram message
-    bytes, which are then decoded on first use: most samples of a log never survive the
-    reservoir, so they are never decoded.
+    Built either from decoded buckets, or (``from_serialized``, ``from_histogram_proto``) from
+    the message bytes, which are then decoded on first use: most samples of a log never survive
+    the reservoir, so they are never decoded.
     """
 
-    __slots__ = ("_serialized", "_buckets", "_min", "_max")
+    __slots__ = ("_serialized", "_histogram_proto", "_buckets", "_min", "_max")
 
     def __init__(self, buckets: np.ndarray, min: float, max: float):  # noqa: A002 (field names)
-        self._serialized = None
+        self._serialized = self._histogram_proto = None
         self._buckets, self._min, self._max = buckets, min, max
 
     @classmethod
     def from_serialized(cls, data: bytes) -> "HistogramSample":
+        """A MindSpore Histogram message's bytes."""
         sample = cls.__new__(cls)
-        sample._serialized = data
+        sample._serialized, sample._histogram_proto = data, None
+        sample._buckets = None
+        return sample
+
+    @classmethod
+    def from_histogram_proto(cls, data: bytes) -> "HistogramSample":
+        """A TensorBoard HistogramProto's bytes (its counts and limits equally many)."""
+        sample = cls.__new__(cls)
+        sample._serialized, sample._histogram_proto = None, data
         sample._buckets = None
         return sample
 
     def _decode(self) -> None:
-        decoded = histogram_sample(summary_pb.Summary.Histogram.FromString(self._serialized), check_limit=False)
+        if self._histogram_proto is not None:
+            decoded = _from_histogram_proto(tb_pb.HistogramProto.FromString(self._histogram_proto))
+            self._histogram_proto = None
+        else:
+            decoded = histogram_sample(summary_pb.Summary.Histogram.FromString(self._serialized), check_limit=False)
         self._min, self._max = decoded.min, decoded.max
         self._buckets = decoded.buckets
 
@@ -163,19 +180,27 @@ def _sized(sample: HistogramSample):
 
 
 def decode_histogram_proto(value):
-    """TensorBoard's ``HistogramProto``: bucket i spans (limit[i-1], limit[i]], the first from min."""
+    """TensorBoard's ``HistogramProto``, kept serialized (see ``_from_histogram_proto``)."""
     histo = value.histo
     if histo.ByteSize() > _MAX_BYTES:
         return Rejected(f"histogram over {_MAX_BYTES} bytes")
+    buckets = len(histo.bucket)
+    if buckets != len(histo.bucket_limit):
+        return Rejected(f"{buckets} bucket counts for {len(histo.bucket_limit)} bucket limits")
+    # The size the buckets will have once decoded (merged to at most the input limit), as _sized.
+    size = min(buckets, limits.MAX_HISTOGRAM_INPUT_BUCKETS) * 3 * 8 + 16
+    return HistogramSample.from_histogram_proto(histo.SerializeToString()), size
+
+
+def _from_histogram_proto(histo) -> HistogramSample:
+    """Bucket i spans (limit[i-1], limit[i]], the first from min and the last to max."""
     counts = np.asarray(histo.bucket, dtype=np.float64)
     limits_ = np.asarray(histo.bucket_limit, dtype=np.float64)
-    if counts.size != limits_.size:
-        return Rejected(f"{counts.size} bucket counts for {limits_.size} bucket limits")
     if counts.size == 0:
-        return _sized(histogram_from_edges([], [], [], histo.min, histo.max))
+        return histogram_from_edges([], [], [], histo.min, histo.max)
     lefts = np.concatenate(([histo.min], limits_[:-1]))
     rights = np.concatenate((limits_[:-1], [histo.max]))
-    return _sized(histogram_from_edges(lefts, rights, counts, histo.min, histo.max))
+    return histogram_from_edges(lefts, rights, counts, histo.min, histo.max)
 
 
 def decode_histogram_tensor(value):
