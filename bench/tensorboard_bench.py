@@ -7,7 +7,9 @@ Issue #20's three speed figures, each printed with RustBoard's beside it and its
   loading as its reload thread does, CRC checking on) and through the real server (start to
   the last step served by ``scalar/metadata``), our RSS; RustBoard's load of the same files.
   Twice: one tag, and three tags written in turn at every step (a loss, a learning rate and an
-  accuracy, as a training logs them), whose events interleave;
+  accuracy, as a training logs them), whose events interleave. Beside them, without a target of
+  the issue: a run shaped like a training's log (those three tags at each of 100,000 steps, a
+  histogram every 50 steps, an image every 5,000);
 * (b) 2,000 runs x 500 events: runs listed by ``train-jobs``, every listed run loaded
   (in-process) and served one after another (real server, which loads a run on its first
   request), the most files held open at once, events/s against RustBoard's;
@@ -48,8 +50,9 @@ TAG = "train/loss"
 API = "/v1/mindinsight/datavisual"
 # The three tags of (a)'s second run, written in turn at every step; TAG is one of them.
 MIXED_TAGS = (TAG, "train/lr", "eval/accuracy")
-FULL = {"events": 1_000_000, "runs": 2_000, "run_events": 500, "mixed_steps": 333_334}
-QUICK = {"events": 100_000, "runs": 200, "run_events": 500, "mixed_steps": 33_334}
+FULL = {"events": 1_000_000, "runs": 2_000, "run_events": 500, "mixed_steps": 333_334, "training_steps": 100_000}
+QUICK = {"events": 100_000, "runs": 200, "run_events": 500, "mixed_steps": 33_334, "training_steps": 10_000}
+HISTOGRAM_EVERY, IMAGE_EVERY = 50, 5_000  # steps, in the training-shaped run
 
 
 # -- logs ---------------------------------------------------------------------------------
@@ -66,8 +69,31 @@ def write_run(path: str, steps: int, tags=(TAG,)) -> None:
     writer.close()
 
 
+def write_training_run(path: str, steps: int) -> None:
+    """MIXED_TAGS at every step, a histogram of 1,000 values every HISTOGRAM_EVERY steps and a
+    32 x 32 RGB image every IMAGE_EVERY steps."""
+    import numpy as np
+    from tensorboardX import SummaryWriter
+
+    rng = np.random.default_rng(0)
+    writer = SummaryWriter(path, flush_secs=120, max_queue=10_000)
+    for step in range(steps):
+        for index, tag in enumerate(MIXED_TAGS):
+            writer.add_scalar(tag, (index + 1.0) / (step + 1), step)
+        if step % HISTOGRAM_EVERY == 0:
+            writer.add_histogram("fc.weight", rng.normal(size=1000), step)
+        if step % IMAGE_EVERY == 0:
+            writer.add_image("sample", rng.integers(0, 256, (3, 32, 32)).astype(np.uint8), step)
+    writer.close()
+
+
 def logs(data_dir: str, sizes: dict) -> dict:
-    """Generate (once) and return ``{"one": base dir, "mixed": base dir, "many": base dir}``."""
+    """Generate (once) and return ``{"one", "mixed", "training", "many"}`` base dirs."""
+    training = os.path.join(data_dir, f"training-{sizes['training_steps']}")
+    if not os.path.exists(os.path.join(training, ".complete")):
+        print(f"  writing a training-shaped run of {sizes['training_steps']:,} steps into {training} ...", flush=True)
+        write_training_run(os.path.join(training, "run"), sizes["training_steps"])
+        open(os.path.join(training, ".complete"), "w").close()
     one = os.path.join(data_dir, f"one-{sizes['events']}")
     mixed = os.path.join(data_dir, f"mixed-{len(MIXED_TAGS)}x{sizes['mixed_steps']}")
     many = os.path.join(data_dir, f"many-{sizes['runs']}x{sizes['run_events']}")
@@ -84,7 +110,7 @@ def logs(data_dir: str, sizes: dict) -> dict:
         for run in range(sizes["runs"]):
             write_run(os.path.join(many, f"run_{run:04d}"), sizes["run_events"])
         open(os.path.join(many, ".complete"), "w").close()
-    return {"one": one, "mixed": mixed, "many": many}
+    return {"one": one, "mixed": mixed, "training": training, "many": many}
 
 
 # -- ours, in-process (child) ---------------------------------------------------------------
@@ -521,6 +547,21 @@ def main() -> int:
                     "bounded",
                     max(r["open_files_max"] for r in served) <= 16,
                 )
+    ours, plain = [], []
+    for turn in range(args.repeat):
+        print(f"  (training, turn {turn + 1}/{args.repeat}) ours in-process, RustBoard", flush=True)
+        ours.append(ours_inproc(dirs["training"], sizes["training_steps"] - 1))
+        plain.append(rustboard(binary, dirs["training"], checksum=False))
+    figures["training"] = {"ours": ours, "rustboard": plain}
+    ours_s, rb_s = median([r["seconds"] for r in ours]), median([r["seconds"] for r in plain])
+    row(
+        f"1 run shaped like a training's log ({sizes['training_steps']:,} steps x {len(MIXED_TAGS)} tags, "
+        f"a histogram every {HISTOGRAM_EVERY}, an image every {IMAGE_EVERY:,}): cold load in-process, CRC on",
+        f"{ours_s:.3f} s{'' if median([r['complete_runs'] for r in ours]) == 1 else ' (INCOMPLETE)'}",
+        f"{rb_s:.3f} s: ours {rb_s / ours_s:.2f}x its speed",
+        "-",
+        None,
+    )
     if not args.skip_server:
         live = server_live(args.data_dir, args.live_seconds, args.reload_interval)
         figures["live"] = live
