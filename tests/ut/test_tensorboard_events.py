@@ -316,6 +316,10 @@ def test_a_histogram_proto_is_decoded_on_first_use():
     assert size == sample.buckets.nbytes + 16
     rights = sample.buckets[:, 0] + sample.buckets[:, 1]
     assert rights[:-1].tolist() == list(value.histo.bucket_limit)[:-1]
+    # A second request thread may decode it meanwhile (both saw no buckets): the same answer.
+    buckets = sample.buckets
+    sample._decode()
+    assert np.array_equal(sample.buckets, buckets)
     mismatched = tb_pb.HistogramProto(min=0.0, max=1.0, bucket_limit=[0.5, 1.0], bucket=[3.0])
     assert decode([tb_pb.Summary.Value(tag="bad", histo=mismatched)]) == {}
 

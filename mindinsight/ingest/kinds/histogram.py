@@ -73,9 +73,10 @@ class HistogramSample:
         return sample
 
     def _decode(self) -> None:
+        # The bytes stay (as a MindSpore message's do): a request thread may decode the same
+        # sample meanwhile, and must find them.
         if self._histogram_proto is not None:
             decoded = _from_histogram_proto(tb_pb.HistogramProto.FromString(self._histogram_proto))
-            self._histogram_proto = None
         else:
             decoded = histogram_sample(summary_pb.Summary.Histogram.FromString(self._serialized), check_limit=False)
         self._min, self._max = decoded.min, decoded.max
