@@ -25,12 +25,13 @@ same size with a new mtime, or different bytes just before the saved offset) is 
 Records are framed in bulk: one pass over the chunk walks the lengths (a header seen before
 is not checked again: equal 12 header bytes have an equal, already verified CRC, and a run of
 records with one header is found with one strided numpy comparison; so is a repeating group of
-a few headers, as a writer of one event per tag and step interleaves them), then the payload CRCs
-are computed and compared with numpy: a long run of equally long records as rows
-(``crc.rows_crc32c``, as PyTorch's one-scalar events come), other records one by one with the
-C CRC-32C. The result keeps the chunk as one ``bytes`` object plus payload offsets and lengths
-(``Segment``), so a decoder can work on many records at once; ``payloads`` materialises them
-one by one when asked.
+a few headers, as a writer of one event per tag and step interleaves them, and the same group
+again where it comes back after a record of another shape, a histogram say), then the payload
+CRCs are computed and compared with numpy: a long run of equally long records as rows
+(``crc.rows_crc32c``, as PyTorch's one-scalar events come), many other records of one length as
+rows gathered from the chunk, the rest one by one with the C CRC-32C. The result keeps the
+chunk as one ``bytes`` object plus payload offsets and lengths (``Segment``), so a decoder can
+work on many records at once; ``payloads`` materialises them one by one when asked.
 """
 
 import os
@@ -164,26 +165,89 @@ def _repeats(buf: bytes, pos: int, end: int, stride: int, members: list) -> int:
 
 def _repeating_group(buf: bytes, headers: list, sizes: list, pos: int, end: int):
     """The group of the last few records if their headers repeat those just before them and the
-    group repeats at least ``_MIN_GROUPS`` times from ``pos`` on: ``(members, groups, group
-    size)``, members as (record size, payload length); else None. ``headers`` and ``sizes`` are
-    those of the records walked just before ``pos``, in file order. A repeat's headers equal
-    verified ones byte for byte, so they are valid too."""
+    group repeats at least ``_MIN_GROUPS`` times from ``pos`` on: ``(group, groups)``, the group as
+    (header, record size) per member; else None. ``headers`` and ``sizes`` are those of the
+    records walked just before ``pos``, in file order. A repeat's headers equal verified ones byte
+    for byte, so they are valid too."""
     seen = len(headers)
     last = headers[-1]
     for period in range(2, min(_MAX_PERIOD, seen // 2) + 1):
         # Called for most records walked one by one: the cheap test first.
         if headers[seen - 1 - period] != last or headers[seen - period :] != headers[seen - 2 * period : seen - period]:
             continue
-        group_sizes = sizes[seen - period :]
-        members, offset = [], 0
-        for header, size in zip(headers[seen - period :], group_sizes):
-            members.append((offset, *_HEADER.unpack(header)))
-            offset += size
-        groups = _repeats(buf, pos, end, offset, members)
-        if groups < _MIN_GROUPS:
-            return None
-        return [(size, size - HEADER_BYTES - FOOTER_BYTES) for size in group_sizes], groups, offset
+        group = list(zip(headers[seen - period :], sizes[seen - period :]))
+        groups = _group_repeats(buf, group, pos, end)
+        return (group, groups) if groups >= _MIN_GROUPS else None
     return None
+
+
+def _resumed_group(buf: bytes, group: list, header: bytes, pos: int, end: int):
+    """``group`` (as ``_repeating_group`` gives it) again from the record at ``pos``, whose
+    ``header`` is one of its members', when it repeats at least ``_MIN_GROUPS`` times from there:
+    ``(group, groups)``, the group starting with that member; else None. A training's group of
+    one event per tag and step comes back after each histogram or image written between."""
+    first = next(index for index, (member, _size) in enumerate(group) if member == header)
+    group = group[first:] + group[:first]
+    start = pos
+    for member, size in group:  # the next group whole first, without numpy: often it is cut short
+        if buf[start : start + HEADER_BYTES] != member:
+            return None
+        start += size
+    groups = _group_repeats(buf, group, pos, end)
+    return (group, groups) if groups >= _MIN_GROUPS else None
+
+
+def _group_repeats(buf: bytes, group: list, pos: int, end: int) -> int:
+    """How many times in a row ``group`` ((header, record size) per member) repeats from ``pos``."""
+    members, offset = [], 0
+    for header, size in group:
+        members.append((offset, *_HEADER.unpack(header)))
+        offset += size
+    return _repeats(buf, pos, end, offset, members)
+
+
+def _valid_in_bulk(buf: bytes, runs: np.ndarray, offsets: np.ndarray, sizes: np.ndarray):
+    """Bool per record of ``runs`` (``RecordReader._parse``'s runs as rows; records in run order,
+    at ``offsets`` with payload lengths ``sizes``): its payload CRC matches. None when no records
+    are worth checking as rows (the caller checks them one by one).
+
+    A long run of equal records is checked as rows of the buffer itself (``crc.rows_crc32c``);
+    the other records of one length, when many, as rows gathered into one array (a group's
+    members come a few dozen times between two histograms, say: too few for rows each, but a
+    C call per record costs more than the CRC of a short one); the rest one by one."""
+    counts = runs[:, 1]
+    in_rows = (counts >= _ROWS_MIN) & (runs[:, 3] <= _ROWS_MAX_LENGTH)
+    single = ~np.repeat(in_rows, counts)
+    rest = np.flatnonzero(single)
+    short = rest[sizes[rest] <= _ROWS_MAX_LENGTH]
+    gathered = []  # (record indices, payload length) checked as gathered rows
+    if short.size >= _ROWS_MIN:
+        by_length = np.bincount(sizes[short])
+        for length in np.flatnonzero(by_length >= _ROWS_MIN).tolist():
+            gathered.append((short[sizes[short] == length], length))
+    if not in_rows.any() and not gathered:
+        return None
+    crcs = np.empty(offsets.size, dtype=np.uint32)
+    stored = np.empty(offsets.size, dtype=np.uint32)
+    firsts = np.cumsum(counts) - counts  # index of each run's first record
+    for run in np.flatnonzero(in_rows).tolist():
+        start, count, size, length = runs[run].tolist()
+        index = int(firsts[run])
+        crcs[index : index + count] = rows_crc32c(buf, start, size, count, length)
+        stored[index : index + count] = np.ndarray((count,), "<u4", buf, start + length, (size,))
+    array = np.frombuffer(buf, dtype=np.uint8)
+    for records, length in gathered:
+        # Row i of the windows starts at byte i: picking the records' rows copies just their bytes.
+        rows = np.lib.stride_tricks.sliding_window_view(array, length)[offsets[records]]
+        crcs[records] = rows_crc32c(rows, 0, length, records.size, length)
+        stored[records] = _u32_at(array, offsets[records] + length)
+        single[records] = False
+    if single.any():
+        starts, lengths = offsets[single], sizes[single]
+        payloads = [buf[start : start + size] for start, size in zip(starts.tolist(), lengths.tolist())]
+        crcs[single] = [google_crc32c.value(payload) for payload in payloads]
+        stored[single] = _u32_at(array, starts + lengths)
+    return _masked(crcs) == stored
 
 
 class RecordReader:
@@ -299,6 +363,7 @@ class RecordReader:
         misses = 0  # probes that found no run
         group_after = 0  # the same for a repeating group
         group_misses = 0
+        last_group, last_heads = None, set()  # the last group found, and its members' headers
         while True:
             if self._in_garbage:
                 recent.clear()
@@ -335,6 +400,14 @@ class RecordReader:
                 if not allow_large:
                     return 0
                 return self._read_large_record(length, batch, stream)
+            if last_group is not None and header in last_heads:
+                found = _resumed_group(buf, last_group, header, pos, end)
+                if found is not None:
+                    pos = self._take_group(runs, found, pos)
+                    grouped = True
+                    recent.clear()
+                    recent_sizes.clear()
+                    continue
             count = 1
             if probe_after <= 0 and (end - pos) // size >= _MIN_RUN:
                 # Consecutive records with this very header (same length, same verified CRC).
@@ -365,14 +438,10 @@ class RecordReader:
                     group_after = min(2**group_misses - 1, _MIN_RUN * 8)
                     group_misses = min(group_misses + 1, 7)
                 continue
-            members, groups, group_size = found
-            member_pos = pos
-            for member_size, member_length in members:
-                runs.append((member_pos + HEADER_BYTES, groups, group_size, member_length))
-                member_pos += member_size
+            pos = self._take_group(runs, found, pos)
+            last_group, last_heads = found[0], {member for member, _size in found[0]}
             grouped = True
             group_misses = 0
-            pos += groups * group_size
             recent.clear()
             recent_sizes.clear()
         if runs:
@@ -380,6 +449,16 @@ class RecordReader:
         if pos == 0:
             batch.partial_tail = True
         return pos
+
+    @staticmethod
+    def _take_group(runs: list, found: tuple, pos: int) -> int:
+        """Add the member runs of a repeating group ``found`` at ``pos``; return where it ends."""
+        group, groups = found
+        stride = sum(size for _header, size in group)
+        for _header, size in group:
+            runs.append((pos + HEADER_BYTES, groups, stride, size - HEADER_BYTES - FOOTER_BYTES))
+            pos += size
+        return pos - stride + groups * stride
 
     def _damaged(self, batch: ReadBatch) -> None:
         """Enter a damaged stretch (counted once however long it is)."""
@@ -390,12 +469,10 @@ class RecordReader:
     def _add_segment(self, buf: bytes, runs: list, batch: ReadBatch, grouped: bool = False) -> None:
         """Check the payload CRCs of ``runs`` (see ``_parse``) and keep the valid records, in
         file order, as one ``Segment`` of ``batch``."""
+        table = np.array(runs, dtype=np.int64).reshape(-1, 4)
         if len(runs) == 1 and runs[0][1] == 1:
-            offsets = np.array([runs[0][0]], dtype=np.int64)
-            sizes = np.array([runs[0][3]], dtype=np.int64)
-            counts = np.ones(1, dtype=np.int64)
+            offsets, sizes, counts = table[:, 0], table[:, 3], table[:, 1]
         else:
-            table = np.array(runs, dtype=np.int64).reshape(-1, 4)
             counts = table[:, 1]
             sizes = np.repeat(table[:, 3], counts)
             first = np.repeat(table[:, 0], counts)
@@ -403,9 +480,7 @@ class RecordReader:
             offsets = first + within * np.repeat(table[:, 2], counts)
         copies = valid = None
         if self.verify_crc:
-            in_rows = (counts >= _ROWS_MIN) & (np.array([run[3] for run in runs]) <= _ROWS_MAX_LENGTH)
-            if in_rows.any():
-                valid = self._valid_by_rows(buf, runs, in_rows, offsets, sizes)
+            valid = _valid_in_bulk(buf, table, offsets, sizes)
         if grouped:
             order = np.argsort(offsets, kind="stable")
             offsets, sizes = offsets[order], sizes[order]
@@ -423,26 +498,6 @@ class RecordReader:
                     copies = [payload for payload, ok in zip(copies, valid.tolist()) if ok]
         if offsets.size:
             batch.segments.append(Segment(buf, offsets, sizes, copies))
-
-    @staticmethod
-    def _valid_by_rows(buf: bytes, runs: list, in_rows: np.ndarray, offsets: np.ndarray, sizes: np.ndarray):
-        """Bool per record: payload CRC matches. Long runs of equal records are checked as rows
-        (``crc.rows_crc32c``), the other records one by one."""
-        crcs = np.empty(offsets.size, dtype=np.uint32)
-        stored = np.empty(offsets.size, dtype=np.uint32)
-        index = 0
-        for (start, count, size, length), whole in zip(runs, in_rows.tolist()):
-            if whole:
-                crcs[index : index + count] = rows_crc32c(buf, start, size, count, length)
-                stored[index : index + count] = np.ndarray((count,), "<u4", buf, start + length, (size,))
-            index += count
-        single = ~np.repeat(in_rows, [run[1] for run in runs])
-        if single.any():
-            starts, lengths = offsets[single], sizes[single]
-            payloads = [buf[start : start + size] for start, size in zip(starts.tolist(), lengths.tolist())]
-            crcs[single] = [google_crc32c.value(payload) for payload in payloads]
-            stored[single] = _u32_at(np.frombuffer(buf, dtype=np.uint8), starts + lengths)
-        return _masked(crcs) == stored
 
     def _read_large_record(self, length: int, batch: ReadBatch, stream) -> int:
         """A record longer than the chunk, known to lie inside the file: read exactly it."""

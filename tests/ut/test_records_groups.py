@@ -4,6 +4,7 @@ fast path's blocks over them; a real tensorboardX log of three tags read back wh
 
 import os
 
+import google_crc32c
 import numpy as np
 import pytest
 from tensorboardX import SummaryWriter
@@ -49,6 +50,19 @@ def record_start(payloads, index: int) -> int:
     return sum(HEADER_BYTES + len(payload) + FOOTER_BYTES for payload in payloads[:index])
 
 
+def runs_per_segment(monkeypatch) -> list:
+    """A list that gets the number of runs (``RecordReader._parse``'s) of every segment framed."""
+    seen = []
+    add_segment = RecordReader._add_segment
+
+    def spy(self, buf, runs, batch, *args):
+        seen.append(len(runs))
+        return add_segment(self, buf, runs, batch, *args)
+
+    monkeypatch.setattr(RecordReader, "_add_segment", spy)
+    return seen
+
+
 @pytest.mark.parametrize("groups", [FEW, ROWS])
 @pytest.mark.parametrize("period", [2, 3, 7, MAX_PERIOD, MAX_PERIOD + 1])
 def test_interleaved_records_are_read_in_file_order(tmp_path, period, groups):
@@ -65,17 +79,66 @@ def test_any_chunk_size_yields_the_same_interleaved_records(tmp_path, chunk):
 
 def test_a_repeating_group_is_framed_at_once(tmp_path, monkeypatch):
     """Not walked record by record: a few runs for the whole group, one per member."""
-    seen = []
-    add_segment = RecordReader._add_segment
-
-    def spy(self, buf, runs, batch, *args):
-        seen.append(len(runs))
-        return add_segment(self, buf, runs, batch, *args)
-
-    monkeypatch.setattr(RecordReader, "_add_segment", spy)
+    seen = runs_per_segment(monkeypatch)
     payloads = interleaved(3, ROWS)
     assert read_all(write(tmp_path, payloads)) == (payloads, 0)
     assert sum(seen) <= 2 * MAX_PERIOD + 3, seen  # the records walked before the group repeats, then 3
+
+
+def broken_groups(breaks: int, repeats: int = 30) -> list:
+    """A group of three members repeated ``repeats`` times (fewer than checked as rows), then a
+    longer record (a histogram, say), ``breaks`` times; every other stretch has one member more,
+    so the group comes back in another member's turn."""
+    members = interleaved(3, (repeats + 1) * breaks)
+    payloads, taken = [], 0
+    for index in range(breaks):
+        count = 3 * repeats + index % 2
+        payloads += members[taken : taken + count]
+        payloads.append(b"histogram %04d " % index + b"x" * 300)
+        taken += count
+    return payloads
+
+
+def test_a_group_broken_by_other_records_is_taken_again_at_once(tmp_path, monkeypatch):
+    """After a record of another shape the group is probed again where it comes back (in any
+    member's turn), instead of walking two of its periods one record at a time."""
+    seen = runs_per_segment(monkeypatch)
+    breaks = 20
+    payloads = broken_groups(breaks)
+    assert read_all(write(tmp_path, payloads)) == (payloads, 0)
+    # Two periods walked before the group is first found; per break the other record and the
+    # group's three members (in the 3 * 30 records before the next break, whole groups or not).
+    assert sum(seen) <= 2 * 3 + 3 + breaks * (1 + 3 + 2), seen
+
+
+def test_records_of_one_length_between_others_are_checked_in_bulk(tmp_path, monkeypatch):
+    """Too few repeats between two breaks for rows each, but many of one length in the chunk:
+    their CRCs are computed as gathered rows, not by one call of the C library each."""
+    calls = []
+
+    class Counting:
+        @staticmethod
+        def value(data):
+            calls.append(len(data))
+            return google_crc32c.value(data)
+
+    monkeypatch.setattr(record_format, "google_crc32c", Counting)
+    breaks = 20
+    payloads = broken_groups(breaks)
+    assert read_all(write(tmp_path, payloads)) == (payloads, 0)
+    assert len(calls) <= 2 * breaks, len(calls)  # the breaks' records (and few others) one by one
+
+
+@pytest.mark.parametrize("member", [0, 1, 2])
+def test_a_damaged_record_checked_in_bulk_is_lost_alone(tmp_path, member):
+    payloads = broken_groups(10)
+    where = 5 * 91 + 3 * 12 + member  # inside the sixth stretch of groups
+    assert payloads[where].startswith(b"m")
+
+    def flip(data):
+        data[record_start(payloads, where) + HEADER_BYTES + 2] ^= 0x01
+
+    assert read_all(write(tmp_path, payloads, flip)) == (payloads[:where] + payloads[where + 1 :], 1)
 
 
 @pytest.mark.parametrize("groups", [FEW, ROWS])
