@@ -145,17 +145,18 @@ def _plausible_lengths(array: np.ndarray, start: int, stop: int) -> np.ndarray:
 
 def _repeats(buf: bytes, pos: int, end: int, stride: int, members: list) -> int:
     """How many times in a row, from ``pos`` on, every ``stride`` bytes hold the headers
-    ``members`` ((offset in the stride, length, length CRC) each); whole strides inside ``end``
+    ``members`` ((offset in the stride, 12 header bytes) each); whole strides inside ``end``
     only. Compared in windows that grow, so the cost follows the repeats found, not the chunk."""
     fit = (end - pos) // stride
     found, window = 0, _FIRST_PROBE
+    wanted = [(offset, np.void(header)) for offset, header in members]
     while found < fit:
         count = min(fit - found, window)
         start = pos + found * stride
-        same = np.ones(count, dtype=bool)
-        for offset, length, length_crc in members:
-            same &= np.ndarray((count,), "<u8", buf, start + offset, (stride,)) == length
-            same &= np.ndarray((count,), "<u4", buf, start + offset + 8, (stride,)) == length_crc
+        same = None
+        for offset, header in wanted:  # a header compared whole, as one 12-byte item
+            equal = np.ndarray((count,), "V12", buf, start + offset, (stride,)) == header
+            same = equal if same is None else same & equal
         if not same.all():
             return found + int(np.argmin(same))
         found += count
@@ -201,7 +202,7 @@ def _group_repeats(buf: bytes, group: list, pos: int, end: int) -> int:
     """How many times in a row ``group`` ((header, record size) per member) repeats from ``pos``."""
     members, offset = [], 0
     for header, size in group:
-        members.append((offset, *_HEADER.unpack(header)))
+        members.append((offset, header))
         offset += size
     return _repeats(buf, pos, end, offset, members)
 
@@ -411,7 +412,7 @@ class RecordReader:
             count = 1
             if probe_after <= 0 and (end - pos) // size >= _MIN_RUN:
                 # Consecutive records with this very header (same length, same verified CRC).
-                count = _repeats(buf, pos, end, size, [(0, *_HEADER.unpack(header))])
+                count = _repeats(buf, pos, end, size, [(0, header)])
                 if count < _MIN_RUN:
                     # Back off gradually: a file's first records (other shapes) are often
                     # followed by a long run at once.
