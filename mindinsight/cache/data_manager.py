@@ -196,7 +196,8 @@ class DataManager:
             self._rest(reload_pause(self.reload_interval, self._storage_failures, time.monotonic() - started))
 
     def _rest(self, seconds: float | None) -> None:
-        """Wait ``seconds`` (None: until woken) for the next pass; meanwhile follow the live jobs
+        """Wait ``seconds`` (None: until stopped; on an object store until woken) for the next
+        pass; meanwhile follow the live jobs
         every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval and read the jobs a user asks
         for as they are asked (``load_asked_jobs``). Both on a local base dir only: a store's
         files are seen as of its listing, which only a pass takes, so there a wake-up starts
@@ -216,9 +217,12 @@ class DataManager:
             elif remote:
                 continue
             try:
-                if woken and not self.load_asked_jobs():
-                    return
-                if not woken:
+                # A wake-up may find nothing left to read: the job asked for joined a pass under
+                # way. It is no reason for a pass of its own (listing thousands of jobs at once,
+                # during which the next job asked for waits).
+                if woken:
+                    self.load_asked_jobs()
+                else:
                     self.follow_live_jobs()
             except Exception:  # as a pass: one bad file or bug must not end the loop
                 logger.exception("reading between passes failed")

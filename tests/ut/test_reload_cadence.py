@@ -150,17 +150,22 @@ def test_only_recently_written_jobs_are_followed(tmp_path):
     assert manager.follow_live_jobs() == 1  # "new" only
 
 
-@pytest.mark.parametrize("interval", [60, 0])
-def test_a_job_opened_between_passes_is_read_at_once_without_listing_again(tmp_path, interval):
-    """Opening a job the detail cache does not hold reads that job at once; the base dir, which
-    may hold thousands of jobs, is not listed again for it (nor the cached jobs read again)."""
+def older_and_newer_jobs(tmp_path) -> None:
+    """Two jobs of one step (7) each; a detail cache of one holds the newer first."""
     for name in ("older", "newer"):
         (tmp_path / name).mkdir()
         with SummaryWriter(str(tmp_path / name)) as writer:
             writer.add_scalar("loss", 1.0, 7)
-    for file in (tmp_path / "older").iterdir():  # a cache of one holds the newer job first
+    for file in (tmp_path / "older").iterdir():
         stamp = time.time() - 60
         os.utime(file, (stamp, stamp))
+
+
+@pytest.mark.parametrize("interval", [60, 0])
+def test_a_job_opened_between_passes_is_read_at_once_without_listing_again(tmp_path, interval):
+    """Opening a job the detail cache does not hold reads that job at once; the base dir, which
+    may hold thousands of jobs, is not listed again for it (nor the cached jobs read again)."""
+    older_and_newer_jobs(tmp_path)
     manager = CountedPasses(str(tmp_path), reload_interval=interval, capacity=1)
     manager.start()
     try:
@@ -168,6 +173,38 @@ def test_a_job_opened_between_passes_is_read_at_once_without_listing_again(tmp_p
         assert manager.job_data("./older") is None
         manager.cache_train_job("./older")
         assert wait_for(lambda: last_step(manager, "./older") == 7)
+        assert (manager.listing_count, manager.pass_count) == (1, 1)
+    finally:
+        manager.stop()
+
+
+class PausedFirstPass(CountedPasses):
+    """Its first load pass waits, once the base dir is listed, until ``go_on`` is set."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.in_pass, self.go_on = threading.Event(), threading.Event()
+
+    def load_pass(self) -> None:
+        if self.pass_count == 0:
+            self.in_pass.set()
+            self.go_on.wait(10)
+        super().load_pass()
+
+
+def test_a_job_opened_during_a_pass_is_read_in_it_and_brings_no_pass_of_its_own(tmp_path):
+    """The ask's wake-up outlives the pass that read the job: it must not start another pass
+    at once (a listing of every job, during which the next job opened waits)."""
+    older_and_newer_jobs(tmp_path)
+    manager = PausedFirstPass(str(tmp_path), reload_interval=60, capacity=1)
+    manager.start()
+    try:
+        assert manager.in_pass.wait(10)
+        manager.cache_train_job("./older")
+        manager.go_on.set()
+        assert wait_for(lambda: last_step(manager, "./older") == 7)
+        assert manager.wait_first_pass(10)
+        time.sleep(0.5)
         assert (manager.listing_count, manager.pass_count) == (1, 1)
     finally:
         manager.stop()
