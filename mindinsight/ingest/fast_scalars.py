@@ -36,6 +36,7 @@ _STEP_MAX_BYTES = 9  # 9 varint bytes hold 63 bits: the value is a non-negative 
 _FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES  # around each payload
 _MAX_BLOCKS = 8  # runs of one length handled in place; more are copied into one block
 _ALL_ONES = 0xFFFF_FFFF_FFFF_FFFF
+_FEW_RECORDS = 4096  # records of a block up to which ``match`` compares all words at once
 # Templates remembered across chunks and runs: (float key, length) entries, templates per
 # entry, and the longest payload remembered (the memory held stays a few MB at most).
 _KNOWN_LENGTHS = 64
@@ -94,20 +95,37 @@ class ScalarTemplate:
     tags: list  # value tags in wire order
 
     def __post_init__(self):
+        # What a matching record must hold, as a mask and the masked bytes: every fixed byte
+        # whole, and the step varint's continuation bits (set on every byte but its last).
+        check = np.where(self.fixed, np.uint8(0xFF), np.uint8(0))
+        want = np.where(self.fixed, self.reference, np.uint8(0))
+        if self.step is not None:
+            check[self.step : self.step + self.step_bytes] |= np.uint8(0x80)
+            want[self.step : self.step + self.step_bytes - 1] |= np.uint8(0x80)
         words = self.length // 8
         self._words = words
-        reference64 = self.reference[: words * 8].view("<u8")
-        mask64 = (self.fixed[: words * 8].astype(np.uint8) * np.uint8(0xFF)).view("<u8")
-        # (word, mask, expected) per word holding fixed bytes; a column at a time is faster
-        # in numpy than a reduction along each short row.
+        self._masks64 = check[: words * 8].view("<u8").copy()
+        self._want64 = want[: words * 8].view("<u8").copy()
+        # (offset, mask, expected) per 8-byte word holding checked bytes; a column at a time is
+        # faster in numpy than a reduction along each short row, for many records. The bytes
+        # after the last whole word are checked through one more word ending with the record.
         self._word_checks = [
-            (word, int(mask), int(reference64[word] & mask)) for word, mask in enumerate(mask64.tolist()) if mask
+            (8 * word, int(mask), int(expected))
+            for word, (mask, expected) in enumerate(zip(self._masks64.tolist(), self._want64.tolist()))
+            if mask
         ]
-        self._byte_checks = [
-            (position, int(self.reference[position]))
-            for position in range(words * 8, self.length)
-            if self.fixed[position]
-        ]
+        self._tail_check = None
+        self._byte_checks = []
+        tail = self.length - 8 * words
+        if tail and words:
+            tail_mask, tail_want = check[-8:].copy(), want[-8:].copy()
+            tail_mask[: 8 - tail] = 0  # already checked by the last whole word
+            tail_want[: 8 - tail] = 0
+            mask, expected = int(tail_mask.view("<u8")[0]), int(tail_want.view("<u8")[0])
+            if mask:
+                self._tail_check = (self.length - 8, mask, expected)
+        elif tail:  # shorter than a word
+            self._byte_checks = [(position, int(check[position]), int(want[position])) for position in range(tail)]
         # The fixed bytes as (start, stop, bytes) stretches, to check one payload in Python.
         edges = np.flatnonzero(np.diff(np.concatenate(([False], self.fixed, [False])).astype(np.int8)))
         payload = self.reference.tobytes()
@@ -128,21 +146,20 @@ class ScalarTemplate:
 
     def match(self, block: RowBlock) -> np.ndarray:
         """Bool per record of ``block``: does it parse exactly like the template?"""
-        ok = np.ones(block.count, dtype=bool)
-        if self._word_checks:
+        if self._words and block.count <= _FEW_RECORDS:
+            # Few records: all words at once (the numpy calls, not the bytes, are the cost).
             columns = block.view(0, "<u8", (self._words,), (8,))
-            for word, mask, expected in self._word_checks:
-                column = columns[:, word]
+            ok = ((columns & self._masks64) == self._want64).all(axis=1)
+        else:
+            ok = np.ones(block.count, dtype=bool)
+            for offset, mask, expected in self._word_checks:
+                column = block.view(offset, "<u8")
                 ok &= (column if mask == _ALL_ONES else column & np.uint64(mask)) == np.uint64(expected)
-        if self._byte_checks:
-            rows = block.bytes()
-            for position, expected in self._byte_checks:
-                ok &= rows[:, position] == expected
-        if self.step is not None:
-            varint = block.view(self.step, np.uint8, (self.step_bytes,), (1,))
-            ok &= varint[:, -1] < 0x80
-            for index in range(self.step_bytes - 1):
-                ok &= varint[:, index] >= 0x80
+        if self._tail_check is not None:
+            offset, mask, expected = self._tail_check
+            ok &= (block.view(offset, "<u8") & np.uint64(mask)) == np.uint64(expected)
+        for position, mask, expected in self._byte_checks:
+            ok &= (block.view(position, np.uint8) & np.uint8(mask)) == expected
         return ok
 
     def extract(self, block: RowBlock):

@@ -155,11 +155,18 @@ def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
     assert len(samples["step"]) == 1000 and samples["step"][-1] == 5_001
 
 
+@pytest.fixture(params=["all words at once", "a word at a time"])
+def either_match(request, monkeypatch):
+    """Templates compared with few records' way (all words in one step) or many records' way."""
+    if request.param == "a word at a time":
+        monkeypatch.setattr(fast_scalars, "_FEW_RECORDS", 0)
+
+
 @pytest.mark.parametrize(
     "steps",
     [[126, 127, 128, 129], [16_382, 16_383, 16_384, 16_385], [2**40, 2**40 + 1, 2**56, 2**62 + 5], [0, 0, 1, 1]],
 )
-def test_step_varint_lengths(tmp_path, steps):
+def test_step_varint_lengths(tmp_path, either_match, steps):
     events = [scalar_event(step, {"a": float(i), "b": -float(i)}) for i, step in enumerate(steps * 4)]
     path = tmp_path / "events.summary.1"
     write_events(path, events)
@@ -167,7 +174,7 @@ def test_step_varint_lengths(tmp_path, steps):
     assert_same_jobs(load_fully(tmp_path, True, 1 << 20), load_fully(tmp_path, False, 1 << 20))
 
 
-def test_negative_steps_and_missing_fields(tmp_path):
+def test_negative_steps_and_missing_fields(tmp_path, either_match):
     events = []
     for index in range(10):
         events.append(scalar_event(-index, {"neg": 1.0}))  # 10-byte varint: full parse
@@ -270,7 +277,7 @@ def test_odd_wire_shapes_fall_back_identically(tmp_path):
     assert_same_jobs(load_fully(tmp_path, True, 1 << 20), load_fully(tmp_path, False, 1 << 20))
 
 
-def test_same_length_different_layout_is_not_taken_for_the_template(tmp_path):
+def test_same_length_different_layout_is_not_taken_for_the_template(tmp_path, either_match):
     """Equal length, different layout: step 1 byte + tag 'ab' vs step 2 bytes + tag 'a'."""
     short = [scalar_event(step, {"ab": float(step)}, wall_time=1.0) for step in range(1, 100)]
     long = [scalar_event(step, {"a": float(step)}, wall_time=1.0) for step in range(200, 300)]
@@ -285,7 +292,7 @@ def test_same_length_different_layout_is_not_taken_for_the_template(tmp_path):
     assert fast.data.samples(PluginName.SCALAR, "ab/scalar")["step"][-1] == 99
 
 
-def test_random_logs(tmp_path):
+def test_random_logs(tmp_path, either_match):
     """Seeded random mixtures of every shape above, many chunk sizes."""
     for seed in range(6):
         rng = random.Random(seed)
