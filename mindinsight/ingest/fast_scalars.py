@@ -36,7 +36,9 @@ _STEP_MAX_BYTES = 9  # 9 varint bytes hold 63 bits: the value is a non-negative 
 _FRAMING_BYTES = HEADER_BYTES + FOOTER_BYTES  # around each payload
 _MAX_BLOCKS = 8  # runs of one length handled in place; more are copied into one block
 _ALL_ONES = 0xFFFF_FFFF_FFFF_FFFF
-_FEW_RECORDS = 4096  # records of a block up to which ``match`` compares all words at once
+# Records x words of a block up to which ``match`` compares all words in one step (its
+# temporary arrays stay small: a larger peak would stay in the heap as resident memory).
+_FEW_WORDS = 1 << 15
 # Templates remembered across chunks and runs: (float key, length) entries, templates per
 # entry, and the longest payload remembered (the memory held stays a few MB at most).
 _KNOWN_LENGTHS = 64
@@ -146,7 +148,7 @@ class ScalarTemplate:
 
     def match(self, block: RowBlock) -> np.ndarray:
         """Bool per record of ``block``: does it parse exactly like the template?"""
-        if self._words and block.count <= _FEW_RECORDS:
+        if self._words and block.count * self._words <= _FEW_WORDS:
             # Few records: all words at once (the numpy calls, not the bytes, are the cost).
             columns = block.view(0, "<u8", (self._words,), (8,))
             ok = ((columns & self._masks64) == self._want64).all(axis=1)

@@ -159,7 +159,7 @@ def test_scalar_log_takes_the_fast_path_and_matches(tmp_path):
 def either_match(request, monkeypatch):
     """Templates compared with few records' way (all words in one step) or many records' way."""
     if request.param == "a word at a time":
-        monkeypatch.setattr(fast_scalars, "_FEW_RECORDS", 0)
+        monkeypatch.setattr(fast_scalars, "_FEW_WORDS", 0)
 
 
 @pytest.mark.parametrize(
