@@ -197,11 +197,10 @@ class DataManager:
 
     def _rest(self, seconds: float | None) -> None:
         """Wait ``seconds`` (None: until stopped; on an object store until woken) for the next
-        pass; meanwhile follow the live jobs
-        every ``limits.LIVE_FOLLOW_SHARE`` of the reload interval and read the jobs a user asks
-        for as they are asked (``load_asked_jobs``). Both on a local base dir only: a store's
-        files are seen as of its listing, which only a pass takes, so there a wake-up starts
-        the next pass at once."""
+        pass; meanwhile follow the live jobs every ``limits.LIVE_FOLLOW_SHARE`` of the reload
+        interval and read the jobs a user asks for as they are asked (``load_asked_jobs``). Both
+        on a local base dir only: a store's files are seen as of its listing, which only a pass
+        takes, so there a wake-up starts the next pass at once."""
         remote = is_remote(self.summary_base_dir)
         deadline = None if seconds is None else time.monotonic() + seconds
         period = limits.LIVE_FOLLOW_SHARE * self.reload_interval
