@@ -519,6 +519,15 @@ class DataManager:
             job = self._jobs.get(train_id)
         return job.loader.corrupt_records if job else 0
 
+    def values_not_kept(self, train_id: str) -> tuple[list[dict], list[dict]]:
+        """``(unshown, dropped)`` of a cached job (``DroppedValues``; empty when not cached)."""
+        with self._lock:
+            job = self._jobs.get(train_id)
+        if job is None:
+            return [], []
+        dropped = job.loader.dropped
+        return dropped.unshown(), dropped.dropped()
+
     def unreadable_files(self, train_id: str) -> dict[str, str]:
         """Files of a cached job that could not be read: name -> reason ({} when not cached)."""
         with self._lock:

@@ -95,13 +95,22 @@ def _scalar_summary(samples: dict) -> tuple[float, float, float]:
 class JobStatus:
     """What the detail cache knows of one job (a job not cached: not in cache, sound, nothing skipped)."""
 
-    __slots__ = ("cache_status", "is_integrity", "skipped_records", "unreadable_files")
+    __slots__ = ("cache_status", "is_integrity", "skipped_records", "unreadable_files", "unshown", "dropped")
 
-    def __init__(self, cache_status: CacheStatus, is_integrity: bool, skipped_records: int, unreadable: dict):
+    def __init__(
+        self,
+        cache_status: CacheStatus,
+        is_integrity: bool,
+        skipped_records: int,
+        unreadable: dict,
+        not_kept: tuple[list, list] = ([], []),
+    ):
         self.cache_status = cache_status
         self.is_integrity = is_integrity
         self.skipped_records = skipped_records  # records skipped for a CRC mismatch or a broken length
         self.unreadable_files = unreadable  # path relative to the base dir -> why it cannot be read
+        # Values not kept (ingest/dropped_values.py): of a kind not shown; refused by their decoder.
+        self.unshown, self.dropped = not_kept
 
 
 @dataclass(frozen=True)
@@ -168,7 +177,11 @@ class DataProvider:
             os.path.join(job_dir, name): reason for name, reason in self._manager.unreadable_files(train_id).items()
         }
         return JobStatus(
-            status, self._manager.is_integrity(train_id), self._manager.skipped_records(train_id), unreadable
+            status,
+            self._manager.is_integrity(train_id),
+            self._manager.skipped_records(train_id),
+            unreadable,
+            self._manager.values_not_kept(train_id),
         )
 
     def job_graph_mode(self, info: SummaryDirInfo) -> str | None:

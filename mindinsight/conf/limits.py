@@ -34,6 +34,11 @@ MAX_TAGS_PER_PLUGIN = {
     PluginName.TENSOR: 6,
 }
 MAX_REMEMBERED_EVICTED_TAGS = 30_000
+# Values a job holds but does not keep (ingest/dropped_values.py: of a kind not shown, or refused
+# by their kind's decoder) are reported per key, at most this many keys of each and names cut to
+# this many characters; the values of further keys are counted together.
+MAX_REPORTED_KEYS = 100
+MAX_REPORTED_NAME_CHARS = 256
 
 # Samples kept per tag (reservoir size); anything not listed keeps DEFAULT_STEPS_PER_TAG.
 STEPS_PER_TAG = {

@@ -46,6 +46,7 @@ class DecodedBatch:
     events: dict = field(default_factory=dict)  # plugin -> [(step, wall_time, sample)]
     undecodable: int = 0
     rejected: Counter = field(default_factory=Counter)  # (plugin, tag, reason) -> values dropped
+    unshown: Counter = field(default_factory=Counter)  # (plugin name, tag) -> values of a kind not shown
     # A restart announced in the batch (TensorBoard's SessionLog START): samples stored before
     # it with a step at or after this one are stale.
     purge_from: int | None = None
@@ -159,6 +160,7 @@ def merge_batches(parts) -> DecodedBatch:
             _drop_from(batch, part.purge_from)
         batch.undecodable += part.undecodable
         batch.rejected.update(part.rejected)
+        batch.unshown.update(part.unshown)
         for plugin, samples in part.events.items():
             batch.events.setdefault(plugin, []).extend(samples)
         for key, columns in part.series.items():

@@ -42,6 +42,7 @@ from mindinsight.format.object_store import StoreUnavailable
 from mindinsight.format.records import RecordReader
 from mindinsight.ingest import lineage
 from mindinsight.ingest.discovery import JobFile, job_files, real_root
+from mindinsight.ingest.dropped_values import DroppedValues
 from mindinsight.ingest.event_decoder import DecodedBatch, decode_segments
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.kinds import FILE_KINDS, KINDS
@@ -103,6 +104,7 @@ class JobLoader:
         self.fast_path = fast_path  # False: full protobuf parse of every record (same result)
         self.data = JobData()
         self.corrupt_records = 0  # records skipped as damaged since the last reset
+        self.dropped = DroppedValues()  # values not kept since the last reset: kinds not shown, refused
         self._logged_unreadable: dict[str, str] = {}  # name -> reason last logged (kept over resets)
         self._reset_state()
 
@@ -130,6 +132,7 @@ class JobLoader:
         """Forget everything and re-read from scratch (a file vanished or changed)."""
         self.data = JobData()
         self.corrupt_records = 0
+        self.dropped = DroppedValues()
         self._reset_state()
 
     # -- saving and resuming ----------------------------------------------------------
@@ -170,6 +173,7 @@ class JobLoader:
             # Files a kind reads whole (.pb graphs): the newest one read, as the next load compares.
             "whole_files": {plugin.value: mtime for plugin, mtime in self._newest_file_mtime.items()},
             "corrupt": self.corrupt_records,
+            "dropped": self.dropped.state(),
             "data": data_meta,
         }
         return meta, arrays
@@ -188,6 +192,8 @@ class JobLoader:
             data = JobData()
             data.restore(meta["data"], arrays, full_scalars_later)
             whole_files = {PluginName(plugin): float(mtime) for plugin, mtime in meta["whole_files"].items()}
+            dropped = DroppedValues()
+            dropped.restore(meta["dropped"])
             series_list = event_file_series()
             for series, saved in zip(series_list, meta["series"], strict=True):
                 decoder = getattr(series.decode, "__self__", None)
@@ -209,6 +215,7 @@ class JobLoader:
         self._finished = {name: tuple(mark) for name, mark in meta["finished"].items()}
         self._newest_file_mtime = whole_files
         self.corrupt_records = int(meta["corrupt"])
+        self.dropped = dropped
         return True
 
     def restore_full_scalars(self, arrays: dict) -> bool:
@@ -352,6 +359,10 @@ class JobLoader:
         return False
 
     def _store(self, batch: DecodedBatch, file_ts: int, file_name: str) -> None:
+        if batch.unshown:
+            self.dropped.add_unshown(batch.unshown)
+        if batch.rejected:
+            self.dropped.add_dropped(batch.rejected)
         if batch.purge_from is not None:
             self.data.drop_from_step(batch.purge_from)
         for (plugin, tag), columns in batch.series.items():

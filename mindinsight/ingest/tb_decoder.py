@@ -25,7 +25,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from mindinsight.format.proto import tensorboard_event_pb2 as tb_pb
-from mindinsight.ingest import fast_scalars
+from mindinsight.ingest import fast_scalars, tb_hparams
 from mindinsight.ingest.event_decoder import DecodedBatch, decode_segment_fast, merge_batches
 from mindinsight.ingest.kinds import TB_BY_EVENT_FIELD, TB_BY_TENSOR_PLUGIN, TB_BY_VALUE_FIELD
 from mindinsight.ingest.kinds.base import Rejected
@@ -143,11 +143,16 @@ class TensorBoardDecoder:
                 plugins[tag] = plugin_name
             field = value.WhichOneof("value")
             if field == "tensor":
-                found = TB_BY_TENSOR_PLUGIN.get(plugin_name or plugins.get(tag, ""))
+                plugin_name = plugin_name or plugins.get(tag, "")
+                found = TB_BY_TENSOR_PLUGIN.get(plugin_name)
             else:
                 found = TB_BY_VALUE_FIELD.get(field)
             if found is None:
-                continue  # a plugin we do not show (yet)
+                # A kind not shown (PR curves, meshes, audio ...): counted for the user to see.
+                # The hparams plugin's values are read apart (tb_hparams) for the lineage pages.
+                if field is not None and plugin_name != tb_hparams.PLUGIN_NAME:
+                    batch.unshown[(plugin_name if field == "tensor" and plugin_name else field, tag)] += 1
+                continue
             kind, decode = found
             sample = decode(value)
             if sample is None:

@@ -36,6 +36,10 @@ def _train_job_item(provider: DataProvider, info: SummaryDirInfo) -> dict:
         "skipped_records": status.skipped_records,
         # Ours: files the server could not read (path relative to the base dir, and why).
         "unreadable_files": [{"path": path, "reason": reason} for path, reason in status.unreadable_files.items()],
+        # Ours: values read and not kept, of a kind not shown (a TensorBoard plugin such as
+        # pr_curves) or refused (an image over its bound, with the reason); names None: others.
+        "unshown_values": status.unshown,
+        "dropped_values": status.dropped,
         "plugins": provider.list_tags(info.train_id),
     }
     if info.profiler_dir:  # only jobs with profiler output say which graph mode it profiled

@@ -31,10 +31,13 @@ def test_train_jobs_listing(client):
         "is_integrity",
         "skipped_records",
         "unreadable_files",
+        "unshown_values",
+        "dropped_values",
         "plugins",
     ]
     assert job["cache_status"] == "CACHED" and job["summary_files"] == 1 and job["is_integrity"] is True
     assert job["skipped_records"] == 0 and job["unreadable_files"] == []
+    assert job["unshown_values"] == [] and job["dropped_values"] == []
     assert len(job["plugins"]["scalar"]) == 6
     assert list(job["plugins"]) == [
         "image",

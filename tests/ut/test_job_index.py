@@ -16,6 +16,7 @@ from mindinsight.cache.provider import DataProvider, ScalarPoints
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.summary import SummaryWriter
+from tests.helpers import kinds_not_kept
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
 
@@ -55,7 +56,11 @@ def answers(dm: DataManager) -> dict:
         data = dm.job_data(info.train_id)
         if data is None:
             continue
-        job = {"tags": data.all_tags(), "skipped": dm.skipped_records(info.train_id)}
+        job = {
+            "tags": data.all_tags(),
+            "skipped": dm.skipped_records(info.train_id),
+            "not_kept": dm.values_not_kept(info.train_id),
+        }
         for plugin in PluginName:
             for tag in data.tags(plugin):
                 samples = data.samples(plugin, tag)
@@ -90,6 +95,7 @@ def base(tmp_path):
     shutil.copytree(os.path.join(FIXTURES, "mindspore-2.10", "c_multi_runs"), base / "multi")
     shutil.copytree(os.path.join(FIXTURES, "mindspore-2.10", "a_lenet_collector"), base / "lenet")
     shutil.copytree(os.path.join(FIXTURES, "tensorboard", "torch"), base / "torch")
+    kinds_not_kept.write_run(str(base / "not_kept"))  # values not shown or refused, reported
     write_scalars(str(base / "scalars"), range(1, 5001))
     write_scalars(str(base / "steady"), range(1, 2001))
     return str(base)
@@ -108,6 +114,10 @@ def test_restart_serves_what_a_cold_start_reads_and_reads_nothing_again(base, tm
     dm, read = restarted(base, index)
     assert answers(dm) == cold
     assert read["./scalars"] == 0  # served from the index: not one byte of the log read again
+    assert read["./not_kept"] == 0 and cold["./not_kept"]["not_kept"] == (
+        kinds_not_kept.UNSHOWN,
+        kinds_not_kept.DROPPED,
+    )
     assert [t for t, n in read.items() if n == 0], read
 
 

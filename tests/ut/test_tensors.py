@@ -20,6 +20,7 @@ from mindinsight.backend.context import data_manager
 from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_anf_ir_pb2 as anf_ir
+from mindinsight.ingest.kinds.base import Rejected
 from mindinsight.ingest.kinds.tensor import TensorSample, tensor_sample
 from mindinsight.services.histograms import display_bins
 from mindinsight.services.tensors import parse_dims, statistics
@@ -262,8 +263,9 @@ def test_tensor_sample_reads_every_layout():
         assert (tensor_sample(proto).array() == values).all(), field
     raw = anf_ir.TensorProto(dims=[2, 3], data_type=anf_ir.DT_INT16, raw_data=values.astype("<i2").tobytes())
     assert tensor_sample(raw).array().tolist() == values.astype(int).tolist()
-    # a tensor whose values do not fill its dims cannot be shaped: dropped, as the original does
-    assert tensor_sample(anf_ir.TensorProto(dims=[2, 3], float_data=[1.0])) is None
+    # a tensor whose values do not fill its dims cannot be shaped: dropped, as the original does,
+    # and said why (train-jobs' dropped_values)
+    assert tensor_sample(anf_ir.TensorProto(dims=[2, 3], float_data=[1.0])) == Rejected("1 values for dims [2, 3]")
     empty = tensor_sample(anf_ir.TensorProto(dims=[2, 3], data_type=anf_ir.DT_FLOAT32))
     assert empty.array().size == 0
 

@@ -38,6 +38,10 @@ TRAIN_JOB = named(
             "is_integrity": BOOLEAN,
             "skipped_records": INTEGER,
             "unreadable_files": array(obj({"path": STRING, "reason": STRING})),
+            "unshown_values": array(obj({"plugin": nullable(STRING), "tag": nullable(STRING), "count": INTEGER})),
+            "dropped_values": array(
+                obj({"plugin": nullable(STRING), "tag": nullable(STRING), "reason": nullable(STRING), "count": INTEGER})
+            ),
             "plugins": PLUGIN_TAGS,
         },
         {"graph_mode": enum("static", "dynamic")},  # jobs with profiler output only

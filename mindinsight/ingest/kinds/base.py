@@ -114,7 +114,8 @@ class Kind:
 
 @dataclass(frozen=True)
 class Rejected:
-    """What ``Kind.decode`` answers for a value it drops at ingest: why, for the log."""
+    """What ``Kind.decode`` answers for a value it drops at ingest: why, for the log and the
+    job's ``dropped_values`` (ingest/dropped_values.py)."""
 
     reason: str
 

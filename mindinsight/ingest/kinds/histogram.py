@@ -150,8 +150,8 @@ def _sane_bound(value: float) -> float:
 
 def decode(value):
     histogram = value.histogram
-    if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:
-        return None  # the original drops such a histogram
+    if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:  # the original drops it too
+        return Rejected(f"more than {limits.MAX_HISTOGRAM_INPUT_BUCKETS} buckets")
     serialized = histogram.SerializeToString()
     if len(serialized) > _MAX_BYTES:
         return Rejected(f"histogram over {_MAX_BYTES} bytes")

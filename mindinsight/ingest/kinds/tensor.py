@@ -167,10 +167,10 @@ def value_count(serialized: bytes) -> int:
     return int(_values(serialized).size)
 
 
-def tensor_sample(tensor) -> TensorSample | Rejected | None:
-    """The stored form of a TensorProto, or None when its values do not fill its dims (the
-    original cannot reshape such a tensor and drops it), or ``Rejected`` when its dims are
-    negative or it is too large to keep."""
+def tensor_sample(tensor) -> TensorSample | Rejected:
+    """The stored form of a TensorProto, or ``Rejected`` when its dims are negative, it is too
+    large to keep or its values do not fill its dims (the original cannot reshape such a tensor
+    and drops it)."""
     dims = tuple(int(d) for d in tensor.dims)
     if any(d < 0 for d in dims):
         return Rejected(f"tensor with negative dims {list(dims)}")
@@ -182,7 +182,7 @@ def tensor_sample(tensor) -> TensorSample | Rejected | None:
     serialized = tensor.SerializeToString()
     count = value_count(serialized)
     if count not in (0, elements):
-        return None
+        return Rejected(f"{count} values for dims {list(dims)}")
     return TensorSample(serialized, dims, int(tensor.data_type), False)
 
 

@@ -39,6 +39,17 @@ export interface TrainJob {
     path: string
     reason: string
   }[]
+  unshown_values: {
+    plugin: string | null
+    tag: string | null
+    count: number
+  }[]
+  dropped_values: {
+    plugin: string | null
+    tag: string | null
+    reason: string | null
+    count: number
+  }[]
   plugins: PluginTags
   graph_mode?: 'static' | 'dynamic'
 }

@@ -1,0 +1,99 @@
+"""Values a log holds and the product does not keep are reported per job (train-jobs'
+``unshown_values`` and ``dropped_values``, ingest/dropped_values.py), bounded whatever the
+files name, and counted again from zero when a job is read again from scratch."""
+
+from collections import Counter
+
+from tensorboardX import SummaryWriter as TensorBoardWriter
+from tensorboardX.proto.tensor_pb2 import TensorProto
+from tensorboardX.proto.types_pb2 import DT_FLOAT
+from tensorboardX.summary import hparams
+
+from mindinsight.conf import limits
+from mindinsight.conf.plugins import PluginName
+from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
+from mindinsight.ingest.dropped_values import DroppedValues
+from mindinsight.ingest.loader import JobLoader
+from mindinsight.summary import SummaryWriter
+from tests.helpers import kinds_not_kept
+from tests.helpers.apps import make_app
+
+API = "/v1/mindinsight/datavisual/train-jobs"
+
+
+def listed(app) -> dict:
+    return {job["train_id"]: job for job in app.test_client().get(API).get_json()["train_jobs"]}
+
+
+def test_kinds_not_shown_and_values_refused_are_reported(tmp_path):
+    kinds_not_kept.write_run(str(tmp_path / "run"))
+    job = listed(make_app(tmp_path))["./run"]
+    assert job["unshown_values"] == kinds_not_kept.UNSHOWN
+    assert job["dropped_values"] == kinds_not_kept.DROPPED
+    assert job["plugins"]["scalar"] == ["loss"] and job["plugins"]["histogram"] == []
+    assert job["is_integrity"] is True and job["skipped_records"] == 0  # nothing is damaged
+
+
+def test_hyper_parameters_are_not_reported_as_unshown(tmp_path):
+    """The hparams plugin's values go to the lineage pages (read apart), not to a tag: as
+    ``add_hparams`` writes them (no value), and as TF2 does (a null float tensor)."""
+    with TensorBoardWriter(str(tmp_path / "sweep")) as writer:
+        writer.add_scalar("loss", 0.5, 0)
+        writer.add_hparams({"lr": 0.1, "optimizer": "sgd"}, {"hparam/accuracy": 0.9})
+    _, session, _ = hparams({"units": 16}, {})
+    for value in session.value:
+        value.tensor.CopyFrom(TensorProto(dtype=DT_FLOAT, float_val=[0.0]))
+    with TensorBoardWriter(str(tmp_path / "tf2")) as writer:
+        writer.file_writer.add_summary(session)
+        writer.add_scalar("loss", 0.5, 0)
+    jobs = listed(make_app(tmp_path))
+    assert len(jobs) == 3  # the run, the session add_hparams writes beside it, the TF2 run
+    for job in jobs.values():
+        assert job["unshown_values"] == [] and job["dropped_values"] == [], job["train_id"]
+
+
+def test_mindspore_values_refused_are_reported_with_the_reason(tmp_path):
+    buckets = limits.MAX_HISTOGRAM_INPUT_BUCKETS + 1
+    with SummaryWriter(str(tmp_path / "job"), timestamp=1700000000) as writer:
+        for step in (1, 2):
+            event = summary_pb.Event(wall_time=1.7e9 + step, step=step)
+            event.summary.value.add(tag="loss", scalar_value=0.5)
+            histogram = event.summary.value.add(tag="weights").histogram
+            for left in range(buckets):  # more buckets than the original takes: it drops them too
+                histogram.buckets.add(left=float(left), width=1.0, count=1)
+            writer.write_event(event)
+    job = listed(make_app(tmp_path))["./job"]
+    reason = f"more than {limits.MAX_HISTOGRAM_INPUT_BUCKETS} buckets"
+    assert job["dropped_values"] == [{"plugin": "histogram", "tag": "weights/histogram", "reason": reason, "count": 2}]
+    assert job["unshown_values"] == [] and job["plugins"]["histogram"] == []
+
+
+def test_the_report_is_bounded_whatever_the_names():
+    report = DroppedValues()
+    long_name = "x" * 10_000
+    report.add_unshown(Counter({(f"plugin_{index}", long_name): 2 for index in range(limits.MAX_REPORTED_KEYS + 50)}))
+    report.add_unshown(Counter({("plugin_0", long_name): 1, ("one_more", "t"): 5}))
+    report.add_dropped(Counter({(PluginName.IMAGE, f"tag_{index}", "image over 1 bytes"): 1 for index in range(300)}))
+    unshown, dropped = report.unshown(), report.dropped()
+    assert len(unshown) == len(dropped) == limits.MAX_REPORTED_KEYS + 1
+    # the keys first met are kept, and go on counting; the values of the others are counted together
+    assert unshown[0] == {"plugin": "plugin_0", "tag": unshown[0]["tag"], "count": 3}
+    assert unshown[-1] == {"plugin": None, "tag": None, "count": 50 * 2 + 5}
+    assert dropped[-1] == {"plugin": None, "tag": None, "reason": None, "count": 300 - limits.MAX_REPORTED_KEYS}
+    assert max(len(entry["tag"]) for entry in unshown[:-1]) == limits.MAX_REPORTED_NAME_CHARS
+    again = DroppedValues()
+    again.restore(report.state())
+    assert (again.unshown(), again.dropped()) == (unshown, dropped)
+
+
+def test_a_job_read_again_from_scratch_counts_again_from_zero(tmp_path):
+    kinds_not_kept.write_run(str(tmp_path / "run"))
+    loader = JobLoader(str(tmp_path / "run"))
+    while not loader.load().done:
+        pass
+    assert loader.dropped.unshown() == kinds_not_kept.UNSHOWN
+    loader.reset()
+    assert not loader.dropped
+    while not loader.load().done:
+        pass
+    assert loader.dropped.unshown() == kinds_not_kept.UNSHOWN  # not twice the counts
