@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dataHealth, keepOrFirst, skippedRecords, tagsOf, unreadableFiles } from '@/lib/dashboard.js'
+import { valuesNotKept } from '@/lib/valuesNotKept.js'
 import { defaultTensorDims, nextTag, tensorRows } from '@/lib/dashboardCards.js'
 
 describe('data health of a train job', () => {
@@ -30,6 +31,27 @@ describe('data health of a train job', () => {
     expect(dataHealth({ is_integrity: false, unreadable_files: unreadable })).toEqual({ skipped: 0, damaged: false })
     const both = { is_integrity: false, skipped_records: 1, unreadable_files: unreadable }
     expect(dataHealth(both)).toEqual({ skipped: 1, damaged: true })
+  })
+
+  it('reads the values not kept defensively, others (null names) kept', () => {
+    const job = {
+      unshown_values: [
+        { plugin: 'pr_curves', tag: 'pr', count: 3 },
+        { plugin: null, tag: null, count: 5 },
+        { plugin: 'mesh', tag: 'm', count: 0 },
+        null,
+      ],
+      dropped_values: [{ plugin: 'image', tag: 'big', reason: 'image over 1 bytes', count: '2' }, { count: -1 }],
+    }
+    expect(valuesNotKept(job)).toEqual({
+      unshown: [
+        { plugin: 'pr_curves', tag: 'pr', count: 3 },
+        { plugin: null, tag: null, count: 5 },
+      ],
+      dropped: [{ plugin: 'image', tag: 'big', reason: 'image over 1 bytes', count: 2 }],
+    })
+    expect(valuesNotKept({})).toEqual({ unshown: [], dropped: [] })
+    expect(valuesNotKept(null)).toEqual({ unshown: [], dropped: [] })
   })
 })
 

@@ -1,0 +1,28 @@
+// Values of a job the server read and did not keep, as the dashboard's notice lists them (its
+// own module: the notice's code, with this, loads only when a job has such values).
+
+const nameOrNull = (value) => (typeof value === 'string' ? value : null)
+
+function countedEntries(list, fields) {
+  if (!Array.isArray(list)) return []
+  return list
+    .filter((entry) => entry && Number.isFinite(Number(entry.count)) && Number(entry.count) > 0)
+    .map((entry) => {
+      const out = { count: Math.floor(Number(entry.count)) }
+      for (const field of fields) out[field] = nameOrNull(entry[field])
+      return out
+    })
+}
+
+/**
+ * Values of a job the server read and did not keep: `unshown` (train-jobs' `unshown_values`, of a
+ * kind not shown: `[{plugin, tag, count}]`) and `dropped` (`dropped_values`, refused at reading:
+ * `[{plugin, tag, reason, count}]`). Null names: the values of further tags, counted together.
+ * Missing on older servers = none.
+ */
+export function valuesNotKept(job) {
+  return {
+    unshown: countedEntries(job?.unshown_values, ['plugin', 'tag']),
+    dropped: countedEntries(job?.dropped_values, ['plugin', 'tag', 'reason']),
+  }
+}
