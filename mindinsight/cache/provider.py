@@ -107,7 +107,7 @@ class JobStatus:
     ):
         self.cache_status = cache_status
         self.is_integrity = is_integrity
-        self.skipped_records = skipped_records  # records skipped for a CRC mismatch or a broken length
+        self.skipped_records = skipped_records  # damaged records skipped (checksum, length, no event)
         self.unreadable_files = unreadable  # path relative to the base dir -> why it cannot be read
         # Values not kept (ingest/dropped_values.py): of a kind not shown; refused by their decoder.
         self.unshown, self.dropped = not_kept

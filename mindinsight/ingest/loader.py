@@ -12,8 +12,8 @@ follow docs/FORMATS.md §5, with these decisions of ours:
   has been quiet for ``limits.DAMAGED_FILE_AGE_SECONDS``) is *final*: an incomplete end there
   is damage, skipped and counted, and reading moves on to the next file at once;
 * ``is_integrity`` is false exactly when records were skipped as damaged (CRC mismatch,
-  impossible length, a final file ending mid-record; ``corrupt_records`` counts them) or a
-  file could not be read;
+  impossible length, a final file ending mid-record, a payload that is no event;
+  ``corrupt_records`` counts them) or a file could not be read;
 * a file that cannot be read (no permission, an I/O error, refused by ``format.files``) is
   named in ``unreadable_files`` and logged once; reading goes on with the next summary file.
   It is tried again when its listed state changes (a chmod changes its ctime): a skipped summary
@@ -344,11 +344,15 @@ class JobLoader:
                 consumed = reader.offset - start
                 result.bytes_read += consumed
                 result.records += batch.count
-                result.corrupt += batch.corrupt
-                self.corrupt_records += batch.corrupt
-                if batch.corrupt:
-                    logger.warning("%s: skipped %d damaged records", file.path, batch.corrupt)
-                self._store(series.decode(batch.segments, self.fast_path), series.timestamp(name) or 0, name)
+                decoded = series.decode(batch.segments, self.fast_path)
+                # A record whose checksum holds but which is no event is damaged too (a writer's
+                # fault, or damage the CRC did not catch): skipped and counted alike.
+                corrupt = batch.corrupt + decoded.undecodable
+                result.corrupt += corrupt
+                self.corrupt_records += corrupt
+                if corrupt:
+                    logger.warning("%s: skipped %d damaged records", file.path, corrupt)
+                self._store(decoded, series.timestamp(name) or 0, name)
                 budget -= consumed
                 if not batch.end_of_data or (budget <= 0 and name != newest):
                     result.done = False

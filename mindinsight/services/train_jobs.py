@@ -32,7 +32,7 @@ def _train_job_item(provider: DataProvider, info: SummaryDirInfo) -> dict:
         "lineage_files": info.lineage_files,
         "dump_dir": None,
         "is_integrity": status.is_integrity,
-        # Ours: records skipped for a CRC mismatch or a broken length (0 for a sound job).
+        # Ours: damaged records skipped (checksum, length, a payload that is no event; 0 for a sound job).
         "skipped_records": status.skipped_records,
         # Ours: files the server could not read (path relative to the base dir, and why).
         "unreadable_files": [{"path": path, "reason": reason} for path, reason in status.unreadable_files.items()],

@@ -178,7 +178,7 @@ def test_corrupt_record_loses_nothing_valid(fixture_job):
     assert len(steps) == 37 and steps[0] == 1 and steps[-1] == 38
 
 
-def test_undecodable_payload_is_skipped(tmp_path):
+def test_undecodable_payload_is_skipped_and_counted(tmp_path):
     with SummaryWriter(tmp_path, timestamp=100) as writer:
         writer.add_scalar("loss", 1.0, 1)
         writer.write_raw(b"\xff\xff\xff\xff not a protobuf")
@@ -186,6 +186,7 @@ def test_undecodable_payload_is_skipped(tmp_path):
     loader = JobLoader(str(tmp_path))
     load_fully(loader)
     assert loader.data.samples(PluginName.SCALAR, "loss/scalar")["step"].tolist() == [1, 2]
+    assert loader.corrupt_records == 1 and not loader.is_integrity  # reported as a damaged record
 
 
 def test_vanished_file_resets_the_job(tmp_path):

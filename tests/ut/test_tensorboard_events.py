@@ -235,10 +235,13 @@ def test_damaged_records_are_skipped_and_counted(tmp_path):
     assert loader.corrupt_records == 1 and not loader.is_integrity
 
 
-def test_undecodable_payload_is_dropped(tmp_path):
+def test_undecodable_payload_is_dropped_and_counted(tmp_path):
     good = tb_pb.Event(step=1, summary=tb_pb.Summary(value=[tb_pb.Summary.Value(tag="x", simple_value=2.0)]))
     (tmp_path / "events.out.tfevents.5.h").write_bytes(frame(b"\xff\xff\xff") + frame(good.SerializeToString()))
-    assert scalars(load(tmp_path), "x") == [[1, 2.0]]
+    loader = load(tmp_path)
+    assert scalars(loader, "x") == [[1, 2.0]]
+    # its checksum holds, but it is no event: skipped as damaged, and said so
+    assert loader.corrupt_records == 1 and not loader.is_integrity
 
 
 # -- the tensor forms and the metadata a tag's first value carries ------------------------------------
