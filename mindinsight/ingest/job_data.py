@@ -30,6 +30,8 @@ class JobData:
         self.version = 0  # bumped by every write: readers compare it to see a change
         self._series: OrderedDict[tuple[PluginName, str], Reservoir] = OrderedDict()  # insertion = age
         self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
+        # (plugin, tag, reason) -> values let go by the tag limits since the last take_refused
+        self._refused: Counter = Counter()
         self._bytes: Counter = Counter()  # plugin -> payload bytes of its tags (kinds bounded in bytes)
         self.lineage = LineageData()
         self._full_scalars_meta: dict | None = None  # what ``restore`` left for ``restore_full_scalars``
@@ -40,7 +42,9 @@ class JobData:
         """Add samples of one tag (arrival order); drops them if the tag cannot be admitted."""
         with self.lock:
             series = self._series.get((plugin, tag)) or self._admit(plugin, tag)
-            if series is not None:
+            if series is None:
+                self._refused[(plugin, tag, _over_limit(plugin))] += len(columns["step"])
+            else:
                 before = series.nbytes
                 series.add_batch(columns)
                 self._bytes[plugin] += series.nbytes - before
@@ -164,7 +168,9 @@ class JobData:
             victim = next((k for k in candidates if k[1] not in KINDS[k[0]].preferred_tags), None)
             if victim is None:
                 return None
-            self._bytes[victim[0]] -= self._series.pop(victim).nbytes
+            let_go = self._series.pop(victim)
+            self._bytes[victim[0]] -= let_go.nbytes
+            self._refused[(*victim, _over_limit(victim[0]))] += len(let_go)
             if victim[0] is PluginName.SCALAR:
                 self.full_scalars.remove(victim[1])
             self._evicted[victim] = None
@@ -173,6 +179,13 @@ class JobData:
         series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds, kind.codec)
         self._series[key] = series
         return series
+
+    def take_refused(self) -> Counter:
+        """(plugin, tag, reason) -> values the tag limits let go since the last call: those of a
+        tag not admitted, and the samples a tag held when it made room for a newer one."""
+        with self.lock:
+            refused, self._refused = self._refused, Counter()
+        return refused
 
     # -- reading ----------------------------------------------------------------------
 
@@ -228,3 +241,11 @@ class LineageData:
         self.dataset_graph = None  # DatasetGraph message (last wins)
         self.user_defined: dict = {}  # merged user_defined_info items
         self.unreadable: dict[str, str] = {}  # path -> reason, of files that could not be read
+
+
+def _over_limit(plugin: PluginName) -> str:
+    """Why a tag of ``plugin`` is not kept: the limit it is over (the kind's own, else the job's)."""
+    limit = KINDS[plugin].max_tags
+    if limit is not None:
+        return f"over the {limit} {plugin.value} tags a job keeps"
+    return f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps"

@@ -254,6 +254,13 @@ class JobLoader:
     def load(self, max_bytes: int = limits.READ_CHUNK_BYTES, files: dict[str, JobFile] | None = None) -> LoadResult:
         """Read up to about ``max_bytes`` of new data; ``done`` tells whether more is waiting.
         ``files``: the job's files as a listing just taken found them (else listed here)."""
+        result = self._load(max_bytes, files)
+        refused = self.data.take_refused()  # by the tag limits, whichever kind of file held them
+        if refused:
+            self.dropped.add_dropped(refused)
+        return result
+
+    def _load(self, max_bytes: int, files: dict[str, JobFile] | None) -> LoadResult:
         result = LoadResult()
         if files is None:
             files = job_files(self.job_dir, self.root)

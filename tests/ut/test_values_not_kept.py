@@ -97,3 +97,21 @@ def test_a_job_read_again_from_scratch_counts_again_from_zero(tmp_path):
     while not loader.load().done:
         pass
     assert loader.dropped.unshown() == kinds_not_kept.UNSHOWN  # not twice the counts
+
+
+def test_tags_over_the_job_limit_are_reported_with_their_values(tmp_path):
+    """The oldest tags make room for newer ones (the original's rule): each is reported with the
+    samples it held then and every value of it read after."""
+    extra = 3
+    with TensorBoardWriter(str(tmp_path / "wide")) as writer:
+        for step in range(2):
+            for index in range(limits.MAX_TAGS_PER_JOB + extra):
+                writer.add_scalar(f"layer_{index:03d}/mean", float(index), step)
+    job = listed(make_app(tmp_path))["./wide"]
+    reason = f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps"
+    let_go = [
+        {"plugin": "scalar", "tag": f"layer_{index:03d}/mean", "reason": reason, "count": 2} for index in range(extra)
+    ]
+    assert job["dropped_values"] == let_go
+    assert len(job["plugins"]["scalar"]) == limits.MAX_TAGS_PER_JOB
+    assert job["plugins"]["scalar"][0] == f"layer_{extra:03d}/mean"
