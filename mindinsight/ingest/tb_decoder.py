@@ -124,6 +124,10 @@ class TensorBoardDecoder:
                     raise _SessionStart
                 self._session += 1
                 _purge(batch, event.step)
+            elif what == "tagged_run_metadata":  # step stats (torch's add_graph writes one): not shown
+                batch.unshown[("run_metadata", event.tagged_run_metadata.tag)] += 1
+            elif what == "meta_graph_def":  # TF1's MetaGraphDef beside its GraphDef: not shown
+                batch.unshown[("meta_graph_def", "")] += 1
         for (plugin, tag, reason), count in rejected.items():
             logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason)
         batch.rejected.update(rejected)

@@ -3,6 +3,7 @@
 files name, and counted again from zero when a job is read again from scratch."""
 
 from collections import Counter
+from pathlib import Path
 
 from tensorboardX import SummaryWriter as TensorBoardWriter
 from tensorboardX.proto.tensor_pb2 import TensorProto
@@ -115,3 +116,15 @@ def test_tags_over_the_job_limit_are_reported_with_their_values(tmp_path):
     assert job["dropped_values"] == let_go
     assert len(job["plugins"]["scalar"]) == limits.MAX_TAGS_PER_JOB
     assert job["plugins"]["scalar"][0] == f"layer_{extra:03d}/mean"
+
+
+def test_the_step_stats_torch_writes_with_a_graph_are_named_as_not_shown():
+    """``torch.utils.tensorboard``'s ``add_graph`` writes the graph (shown) and the run metadata
+    of one step, "step1" (not shown)."""
+    torch_runs = Path(__file__).resolve().parents[1] / "fixtures" / "tensorboard" / "torch"
+    loader = JobLoader(str(torch_runs / "model"), root=str(torch_runs))
+    while not loader.load().done:
+        pass
+    assert loader.data.tags(PluginName.GRAPH)
+    assert loader.dropped.unshown() == [{"plugin": "run_metadata", "tag": "step1", "count": 1}]
+    assert loader.dropped.dropped() == []
