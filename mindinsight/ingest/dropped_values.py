@@ -11,6 +11,9 @@ Two reasons, kept apart:
 The names come from the files, so what is kept is bounded: names are cut to
 ``MAX_REPORTED_NAME_CHARS`` and at most ``MAX_REPORTED_KEYS`` keys are kept per reason; the
 values of any further key are counted together under a key of ``None`` names ("other values").
+
+The loader adds while request threads read: an addition builds new counts and puts them in
+place whole, so a reader iterates counts no one changes.
 """
 
 from collections import Counter
@@ -43,13 +46,17 @@ class DroppedValues:
 
     def add_unshown(self, counts: Counter) -> None:
         """Take ``counts`` of (plugin name, tag) -> values of a kind not shown."""
+        added = Counter(self._unshown)
         for (plugin, tag), count in counts.items():
-            _add_bounded(self._unshown, _OTHER_UNSHOWN, (_name(plugin), _name(tag)), count)
+            _add_bounded(added, _OTHER_UNSHOWN, (_name(plugin), _name(tag)), count)
+        self._unshown = added
 
     def add_dropped(self, counts: Counter) -> None:
         """Take ``counts`` of (PluginName, tag, reason) -> values refused by their decoder."""
+        added = Counter(self._dropped)
         for (plugin, tag, reason), count in counts.items():
-            _add_bounded(self._dropped, _OTHER_DROPPED, (plugin.value, _name(tag), _name(reason)), count)
+            _add_bounded(added, _OTHER_DROPPED, (plugin.value, _name(tag), _name(reason)), count)
+        self._dropped = added
 
     def unshown(self) -> list[dict]:
         """``[{"plugin", "tag", "count"}]`` by plugin and tag; the other values last (names None)."""
