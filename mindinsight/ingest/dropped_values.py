@@ -6,7 +6,8 @@ Two reasons, kept apart:
 - *unshown*: values of a kind the product does not show (a TensorBoard plugin such as
   ``pr_curves`` or ``mesh``), by (plugin name, tag);
 - *dropped*: values of a kind shown, refused by its decoder (an image over its byte bound, a
-  histogram whose buckets do not fit its limits), by (plugin, tag, reason).
+  histogram whose buckets do not fit its limits) or let go by the tag limits (``JobData``),
+  by (plugin, tag, reason).
 
 The names come from the files, so what is kept is bounded: names are cut to
 ``MAX_REPORTED_NAME_CHARS`` and at most ``MAX_REPORTED_KEYS`` keys are kept per reason; the
@@ -52,7 +53,7 @@ class DroppedValues:
         self._unshown = added
 
     def add_dropped(self, counts: Counter) -> None:
-        """Take ``counts`` of (PluginName, tag, reason) -> values refused by their decoder."""
+        """Take ``counts`` of (PluginName, tag, reason) -> values refused, and why."""
         added = Counter(self._dropped)
         for (plugin, tag, reason), count in counts.items():
             _add_bounded(added, _OTHER_DROPPED, (plugin.value, _name(tag), _name(reason)), count)
