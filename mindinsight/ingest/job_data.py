@@ -33,6 +33,7 @@ class JobData:
         # (plugin, tag, reason) -> values let go by the tag limits since the last take_refused
         self._refused: Counter = Counter()
         self._bytes: Counter = Counter()  # plugin -> payload bytes of its tags (kinds bounded in bytes)
+        self._tag_counts: Counter = Counter()  # plugin -> its tags held: admitting a tag counts nothing
         self.lineage = LineageData()
         self._full_scalars_meta: dict | None = None  # what ``restore`` left for ``restore_full_scalars``
 
@@ -40,19 +41,31 @@ class JobData:
 
     def add_batch(self, plugin: PluginName, tag: str, columns: dict) -> None:
         """Add samples of one tag (arrival order); drops them if the tag cannot be admitted."""
+        self.add_batches({(plugin, tag): columns})
+
+    def add_batches(self, series: dict) -> None:
+        """Add the samples of several tags, ``{(plugin, tag): columns}`` in arrival order, as
+        one ``add_batch`` each would. The tags are admitted first: a tag that a later one of the
+        same batch pushes out over the tag limits is counted as refused, never stored (a log
+        of thousands of distinct tags costs a dict entry per tag, not a reservoir)."""
         with self.lock:
-            series = self._series.get((plugin, tag)) or self._admit(plugin, tag)
-            if series is None:
-                self._refused[(plugin, tag, _over_limit(plugin))] += len(columns["step"])
-            else:
-                before = series.nbytes
-                series.add_batch(columns)
-                self._bytes[plugin] += series.nbytes - before
+            for key in series:
+                if key not in self._series and self._make_room(*key):
+                    self._series[key] = None  # its reservoir is made below, if it is still held then
+                    self._tag_counts[key[0]] += 1
+            for (plugin, tag), columns in series.items():
+                if (plugin, tag) not in self._series:
+                    self._refused[(plugin, tag, _over_limit(plugin))] += len(columns["step"])
+                    continue
+                held = self._series[(plugin, tag)] or self._new_reservoir(plugin, tag)
+                before = held.nbytes
+                held.add_batch(columns)
+                self._bytes[plugin] += held.nbytes - before
                 if plugin is PluginName.SCALAR:
                     self.full_scalars.add(tag, columns)
                 budget = KINDS[plugin].bytes_per_job
                 if budget and self._bytes[plugin] > budget:
-                    self._fit_job_bytes(plugin, series, budget)
+                    self._fit_job_bytes(plugin, held, budget)
             self.version += 1
 
     def _fit_job_bytes(self, plugin: PluginName, added: Reservoir, budget: int) -> None:
@@ -140,6 +153,7 @@ class JobData:
             doomed = [k for k in self._series if k[0] == plugin and not keep(k[1])]
             for key in doomed:
                 self._bytes[plugin] -= self._series.pop(key).nbytes
+                self._tag_counts[plugin] -= 1
                 if plugin is PluginName.SCALAR:
                     self.full_scalars.remove(key[1])
             if doomed:
@@ -151,34 +165,47 @@ class JobData:
             self.lineage = lineage_data
             self.version += 1
 
-    def _admit(self, plugin: PluginName, tag: str):
-        key = (plugin, tag)
-        if key in self._evicted:
+    def _admit(self, plugin: PluginName, tag: str) -> Reservoir | None:
+        """The new tag's reservoir, room made for it; None when it cannot be admitted."""
+        if not self._make_room(plugin, tag):
             return None
+        self._tag_counts[plugin] += 1
+        return self._new_reservoir(plugin, tag)
+
+    def _new_reservoir(self, plugin: PluginName, tag: str) -> Reservoir:
         kind = KINDS[plugin]
-        plugin_limit = kind.max_tags
+        series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds, kind.codec)
+        self._series[(plugin, tag)] = series
+        return series
+
+    def _make_room(self, plugin: PluginName, tag: str) -> bool:
+        """Let the oldest tags go until a new tag of ``plugin`` fits the tag limits; False when
+        it cannot be admitted (let go before, or nothing may make room)."""
+        if (plugin, tag) in self._evicted:
+            return False
+        max_tags = KINDS[plugin].max_tags
         while True:
-            same_plugin = [k for k in self._series if k[0] == plugin]
-            if plugin_limit is not None and len(same_plugin) >= plugin_limit:
-                candidates = same_plugin
+            if max_tags is not None and self._tag_counts[plugin] >= max_tags:
+                candidates = (k for k in self._series if k[0] == plugin)
             elif len(self._series) >= limits.MAX_TAGS_PER_JOB:
-                candidates = list(self._series)
+                candidates = iter(self._series)
             else:
-                break
+                return True
+            # The oldest tag goes first, so the search mostly ends at the first key: a log of
+            # many thousand distinct tags turns them over at a constant cost each.
             victim = next((k for k in candidates if k[1] not in KINDS[k[0]].preferred_tags), None)
             if victim is None:
-                return None
-            let_go = self._series.pop(victim)
-            self._bytes[victim[0]] -= let_go.nbytes
-            self._refused[(*victim, _over_limit(victim[0]))] += len(let_go)
-            if victim[0] is PluginName.SCALAR:
-                self.full_scalars.remove(victim[1])
+                return False
+            let_go = self._series.pop(victim)  # None: admitted by this batch, nothing held yet
+            self._tag_counts[victim[0]] -= 1
+            if let_go is not None:
+                self._bytes[victim[0]] -= let_go.nbytes
+                self._refused[(*victim, _over_limit(victim[0]))] += len(let_go)
+                if victim[0] is PluginName.SCALAR:
+                    self.full_scalars.remove(victim[1])
             self._evicted[victim] = None
             if len(self._evicted) > limits.MAX_REMEMBERED_EVICTED_TAGS:
                 self._evicted.popitem(last=False)
-        series = Reservoir(kind.steps_per_tag, kind.payload, kind.bytes_per_tag, kind.evicted_seconds, kind.codec)
-        self._series[key] = series
-        return series
 
     def take_refused(self) -> Counter:
         """(plugin, tag, reason) -> values the tag limits let go since the last call: those of a

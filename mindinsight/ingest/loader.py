@@ -376,10 +376,10 @@ class JobLoader:
             self.dropped.add_dropped(batch.rejected)
         if batch.purge_from is not None:
             self.data.drop_from_step(batch.purge_from)
-        for (plugin, tag), columns in batch.series.items():
+        for columns in batch.series.values():
             if "file_ts" not in columns:  # TensorBoard's decoder numbers sessions itself
                 columns["file_ts"] = np.full(len(columns["step"]), file_ts, dtype=np.int64)
-            self.data.add_batch(plugin, tag, columns)
+        self.data.add_batches(batch.series)
         for plugin, samples in batch.events.items():
             KINDS[plugin].events.store(self.data, file_name, samples, file_ts)
 
