@@ -9,7 +9,8 @@ Issue #20's three speed figures, each printed with RustBoard's beside it and its
   Twice: one tag, and three tags written in turn at every step (a loss, a learning rate and an
   accuracy, as a training logs them), whose events interleave. Beside them, without a target of
   the issue: a run shaped like a training's log (those three tags at each of 100,000 steps, a
-  histogram every 50 steps, an image every 5,000);
+  histogram every 50 steps, an image every 5,000), and a run of 100,000 distinct tags of one
+  value each (a value logged per sample; we keep the last 300 tags, RustBoard all);
 * (b) 2,000 runs x 500 events: runs listed by ``train-jobs``, every listed run loaded
   (in-process) and served one after another (real server, which loads a run on its first
   request), the most files held open at once, events/s against RustBoard's;
@@ -46,12 +47,28 @@ sys.path.insert(0, HERE)
 
 import psutil  # noqa: E402
 
+from mindinsight.conf import limits  # noqa: E402
+
 TAG = "train/loss"
 API = "/v1/mindinsight/datavisual"
 # The three tags of (a)'s second run, written in turn at every step; TAG is one of them.
 MIXED_TAGS = (TAG, "train/lr", "eval/accuracy")
-FULL = {"events": 1_000_000, "runs": 2_000, "run_events": 500, "mixed_steps": 333_334, "training_steps": 100_000}
-QUICK = {"events": 100_000, "runs": 200, "run_events": 500, "mixed_steps": 33_334, "training_steps": 10_000}
+FULL = {
+    "events": 1_000_000,
+    "runs": 2_000,
+    "run_events": 500,
+    "mixed_steps": 333_334,
+    "training_steps": 100_000,
+    "distinct_tags": 100_000,
+}
+QUICK = {
+    "events": 100_000,
+    "runs": 200,
+    "run_events": 500,
+    "mixed_steps": 33_334,
+    "training_steps": 10_000,
+    "distinct_tags": 10_000,
+}
 HISTOGRAM_EVERY, IMAGE_EVERY = 50, 5_000  # steps, in the training-shaped run
 
 
@@ -66,6 +83,16 @@ def write_run(path: str, steps: int, tags=(TAG,)) -> None:
     for step in range(steps):
         for index, tag in enumerate(tags):
             writer.add_scalar(tag, (index + 1.0) / (step + 1), step)
+    writer.close()
+
+
+def write_distinct_tags_run(path: str, tags: int) -> None:
+    """One tensorboardX run: ``sample/0`` .. ``sample/{tags - 1}``, one value each at step 0."""
+    from tensorboardX import SummaryWriter
+
+    writer = SummaryWriter(path, flush_secs=120, max_queue=10_000)
+    for index in range(tags):
+        writer.add_scalar(f"sample/{index}", float(index), 0)
     writer.close()
 
 
@@ -88,7 +115,7 @@ def write_training_run(path: str, steps: int) -> None:
 
 
 def logs(data_dir: str, sizes: dict) -> dict:
-    """Generate (once) and return ``{"one", "mixed", "training", "many"}`` base dirs."""
+    """Generate (once) and return ``{"one", "mixed", "training", "many", "distinct"}`` base dirs."""
     training = os.path.join(data_dir, f"training-{sizes['training_steps']}")
     if not os.path.exists(os.path.join(training, ".complete")):
         print(f"  writing a training-shaped run of {sizes['training_steps']:,} steps into {training} ...", flush=True)
@@ -110,7 +137,12 @@ def logs(data_dir: str, sizes: dict) -> dict:
         for run in range(sizes["runs"]):
             write_run(os.path.join(many, f"run_{run:04d}"), sizes["run_events"])
         open(os.path.join(many, ".complete"), "w").close()
-    return {"one": one, "mixed": mixed, "training": training, "many": many}
+    distinct = os.path.join(data_dir, f"distinct-{sizes['distinct_tags']}")
+    if not os.path.exists(os.path.join(distinct, ".complete")):
+        print(f"  writing {sizes['distinct_tags']:,} distinct tags into {distinct} ...", flush=True)
+        write_distinct_tags_run(os.path.join(distinct, "run"), sizes["distinct_tags"])
+        open(os.path.join(distinct, ".complete"), "w").close()
+    return {"one": one, "mixed": mixed, "training": training, "many": many, "distinct": distinct}
 
 
 # -- ours, in-process (child) ---------------------------------------------------------------
@@ -120,8 +152,9 @@ def open_files() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def child_cold(base_dir: str, tag_step: int) -> dict:
-    """Fresh process: list and fully load every run of ``base_dir``; time, RSS, open files."""
+def child_cold(base_dir: str, tag_step: int, tag: str = TAG) -> dict:
+    """Fresh process: list and fully load every run of ``base_dir``; time, RSS, open files.
+    A run is complete when ``tag``'s last step is ``tag_step``."""
     import gc
     import resource
 
@@ -151,7 +184,7 @@ def child_cold(base_dir: str, tag_step: int) -> dict:
     briefs = manager.briefs()
     complete = 0
     for info in briefs:
-        samples = manager.job_data(info.train_id).samples(PluginName.SCALAR, TAG)
+        samples = manager.job_data(info.train_id).samples(PluginName.SCALAR, tag)
         complete += samples is not None and int(samples["step"].max()) == tag_step
     return {
         "seconds": seconds,
@@ -164,9 +197,9 @@ def child_cold(base_dir: str, tag_step: int) -> dict:
     }
 
 
-def ours_inproc(base_dir: str, tag_step: int) -> dict:
+def ours_inproc(base_dir: str, tag_step: int, tag: str = TAG) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--child", base_dir, "--tag-step", str(tag_step)],
+        [sys.executable, __file__, "--child", base_dir, "--tag-step", str(tag_step), "--tag", tag],
         capture_output=True,
         text=True,
         check=True,
@@ -417,9 +450,10 @@ def main() -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--tag-step", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--tag", default=TAG, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child_cold(args.child, args.tag_step)))
+        print(json.dumps(child_cold(args.child, args.tag_step, args.tag)))
         return 0
 
     sizes = QUICK if args.quick else FULL
@@ -559,6 +593,22 @@ def main() -> int:
         f"a histogram every {HISTOGRAM_EVERY}, an image every {IMAGE_EVERY:,}): cold load in-process, CRC on",
         f"{ours_s:.3f} s{'' if median([r['complete_runs'] for r in ours]) == 1 else ' (INCOMPLETE)'}",
         f"{rb_s:.3f} s: ours {rb_s / ours_s:.2f}x its speed",
+        "-",
+        None,
+    )
+    ours, plain = [], []
+    last_tag = f"sample/{sizes['distinct_tags'] - 1}"
+    for turn in range(args.repeat):
+        print(f"  (distinct tags, turn {turn + 1}/{args.repeat}) ours in-process, RustBoard", flush=True)
+        ours.append(ours_inproc(dirs["distinct"], 0, last_tag))
+        plain.append(rustboard(binary, dirs["distinct"], checksum=False))
+    figures["distinct"] = {"ours": ours, "rustboard": plain}
+    ours_s, rb_s = median([r["seconds"] for r in ours]), median([r["seconds"] for r in plain])
+    row(
+        f"1 run of {sizes['distinct_tags']:,} distinct tags, one value each: cold load in-process, CRC on",
+        f"{ours_s:.3f} s, the last {limits.MAX_TAGS_PER_JOB} tags kept"
+        f"{'' if median([r['complete_runs'] for r in ours]) == 1 else ' (INCOMPLETE)'}",
+        f"{rb_s:.3f} s, every tag kept: ours {rb_s / ours_s:.2f}x its speed",
         "-",
         None,
     )
