@@ -117,6 +117,8 @@ DAMAGED_FILE_AGE_SECONDS = 600  # a file with a partial tail this old is given u
 MAX_TRAIN_JOBS_PAGE_LIMIT = 999
 MAX_RUNS_TABLE_COLUMNS = 200  # distinct columns one page of the runs table answers values of
 MAX_PARAM_LENGTH = 4096  # longest query value accepted (train_id, tag, ...)
+# A tag with a longer name could never be asked for: its values are refused at ingest (and counted).
+MAX_TAG_CHARS = MAX_PARAM_LENGTH
 # Distinct train jobs one comparison query may name (datavisual/scalars, landscape/landscapes):
 # the original's comparison pages choose at most 5 (scalars) and 3 (loss) trainings; the
 # answer grows with every job named, so more are refused (50540002), not computed.

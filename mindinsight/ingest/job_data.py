@@ -50,12 +50,13 @@ class JobData:
         of thousands of distinct tags costs a dict entry per tag, not a reservoir)."""
         with self.lock:
             for key in series:
-                if key not in self._series and self._make_room(*key):
+                if key not in self._series and len(key[1]) <= limits.MAX_TAG_CHARS and self._make_room(*key):
                     self._series[key] = None  # its reservoir is made below, if it is still held then
                     self._tag_counts[key[0]] += 1
             for (plugin, tag), columns in series.items():
                 if (plugin, tag) not in self._series:
-                    self._refused[(plugin, tag, _over_limit(plugin))] += len(columns["step"])
+                    reason = _over_limit(plugin) if len(tag) <= limits.MAX_TAG_CHARS else _TAG_TOO_LONG
+                    self._refused[(plugin, tag, reason)] += len(columns["step"])
                     continue
                 held = self._series[(plugin, tag)] or self._new_reservoir(plugin, tag)
                 before = held.nbytes
@@ -268,6 +269,9 @@ class LineageData:
         self.dataset_graph = None  # DatasetGraph message (last wins)
         self.user_defined: dict = {}  # merged user_defined_info items
         self.unreadable: dict[str, str] = {}  # path -> reason, of files that could not be read
+
+
+_TAG_TOO_LONG = f"a tag name over {limits.MAX_TAG_CHARS} characters"
 
 
 def _over_limit(plugin: PluginName) -> str:

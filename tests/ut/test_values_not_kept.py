@@ -118,6 +118,27 @@ def test_tags_over_the_job_limit_are_reported_with_their_values(tmp_path):
     assert job["plugins"]["scalar"][0] == f"layer_{extra:03d}/mean"
 
 
+def test_a_tag_too_long_to_be_asked_for_is_refused_and_reported(tmp_path):
+    """No request can name a tag over limits.MAX_TAG_CHARS (a query value that long is refused),
+    so its values are not kept: reported, and never listed as a tag nobody can open."""
+    long_tag = "w" * (limits.MAX_TAG_CHARS + 1)
+    longest = "k" * limits.MAX_TAG_CHARS
+    with TensorBoardWriter(str(tmp_path / "long")) as writer:
+        for step in range(3):
+            writer.add_scalar(long_tag, 1.0, step)
+            writer.add_scalar(longest, 2.0, step)
+    job = listed(make_app(tmp_path))["./long"]
+    assert job["plugins"]["scalar"] == [longest]
+    reason = f"a tag name over {limits.MAX_TAG_CHARS} characters"
+    [dropped] = job["dropped_values"]
+    assert dropped == {
+        "plugin": "scalar",
+        "tag": long_tag[: limits.MAX_REPORTED_NAME_CHARS - 1] + "…",
+        "reason": reason,
+        "count": 3,
+    }
+
+
 def test_the_step_stats_torch_writes_with_a_graph_are_named_as_not_shown():
     """``torch.utils.tensorboard``'s ``add_graph`` writes the graph (shown) and the run metadata
     of one step, "step1" (not shown)."""
