@@ -125,7 +125,9 @@ class JobLoader:
         self._finished: dict[str, tuple] = {}  # summary files read to their end: name -> (inode, size, mtime)
         self._newest_file_mtime: dict = {}  # kind reading files whole -> mtime of the newest one read
         self._lineage_marks: dict[str, tuple] = {}
-        self._unreadable: dict[str, tuple] = {}  # name -> (reason, listed state when it failed)
+        # name -> (reason, listed state when it failed); replaced whole, never changed in place:
+        # request threads read it (unreadable_files) while the loader works
+        self._unreadable: dict[str, tuple] = {}
         self._lineage_failed: tuple | None = None  # (marks, failures) of the last lineage read that failed
 
     def reset(self) -> None:
@@ -429,13 +431,14 @@ class JobLoader:
     def _mark_unreadable(self, name: str, file: JobFile, error: OSError) -> None:
         """Name ``file`` as unreadable; log it when this is news (not on every reload)."""
         reason = error.strerror or str(error)
-        self._unreadable[name] = (reason, _listed_state(file))
+        self._unreadable = {**self._unreadable, name: (reason, _listed_state(file))}
         if self._logged_unreadable.get(name) != reason:
             self._logged_unreadable[name] = reason
             logger.warning("cannot read %s (%s); the rest of %s is read without it", file.path, reason, self.job_dir)
 
     def _mark_readable(self, name: str) -> None:
-        self._unreadable.pop(name, None)
+        if name in self._unreadable:
+            self._unreadable = {key: value for key, value in self._unreadable.items() if key != name}
         if self._logged_unreadable.pop(name, None) is not None:
             logger.info("%s of %s can be read again", name, self.job_dir)
 
