@@ -103,7 +103,7 @@ class JobStatus:
         is_integrity: bool,
         skipped_records: int,
         unreadable: dict,
-        not_kept: tuple[list, list] = ([], []),
+        not_kept: tuple[list, list],
     ):
         self.cache_status = cache_status
         self.is_integrity = is_integrity
