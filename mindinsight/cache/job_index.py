@@ -44,7 +44,9 @@ from mindinsight.conf import limits
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4  # 2: the lineage table; 3: every kind's columns, each with its CRC-32; 4: values not kept
+# 2: the lineage table; 3: every kind's columns, each with its CRC-32; 4: values not kept; 5: their
+# reasons as codes and arguments
+SCHEMA_VERSION = 5
 _APPLICATION_ID = 0x4D49_4958  # "MIIX": tells our index from any other SQLite file
 _DTYPES = {name: np.dtype(name) for name in ("int64", "float64", "float32", "uint32", "int32", "uint8", "bool")}
 _SCHEMA = """

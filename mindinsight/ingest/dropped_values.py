@@ -7,7 +7,8 @@ Two reasons, kept apart:
   ``pr_curves`` or ``mesh``), by (plugin name, tag);
 - *dropped*: values of a kind shown, refused by its decoder (an image over its byte bound, a
   histogram whose buckets do not fit its limits) or let go by the tag limits (``JobData``),
-  by (plugin, tag, reason).
+  by (plugin, tag, reason); the reason is a ``kinds.base.REFUSALS`` code and its arguments, also
+  given in English.
 
 The names come from the files, so what is kept is bounded: names are cut to
 ``MAX_REPORTED_NAME_CHARS`` and at most ``MAX_REPORTED_KEYS`` keys are kept per reason; the
@@ -20,9 +21,10 @@ place whole, so a reader iterates counts no one changes.
 from collections import Counter
 
 from mindinsight.conf.limits import MAX_REPORTED_KEYS, MAX_REPORTED_NAME_CHARS
+from mindinsight.ingest.kinds.base import refusal_text
 
 _OTHER_UNSHOWN = (None, None)
-_OTHER_DROPPED = (None, None, None)
+_OTHER_DROPPED = (None, None, None, None)
 
 
 def _name(text: str) -> str:
@@ -40,7 +42,7 @@ class DroppedValues:
 
     def __init__(self):
         self._unshown: Counter = Counter()  # (plugin name, tag) -> values
-        self._dropped: Counter = Counter()  # (plugin, tag, reason) -> values
+        self._dropped: Counter = Counter()  # (plugin, tag, reason code, reason args) -> values
 
     def __bool__(self) -> bool:
         return bool(self._unshown or self._dropped)
@@ -53,10 +55,11 @@ class DroppedValues:
         self._unshown = added
 
     def add_dropped(self, counts: Counter) -> None:
-        """Take ``counts`` of (PluginName, tag, reason) -> values refused, and why."""
+        """Take ``counts`` of (PluginName, tag, Rejected) -> values refused, and why."""
         added = Counter(self._dropped)
         for (plugin, tag, reason), count in counts.items():
-            _add_bounded(added, _OTHER_DROPPED, (plugin.value, _name(tag), _name(reason)), count)
+            args = tuple((name, _name(value) if isinstance(value, str) else value) for name, value in reason.args)
+            _add_bounded(added, _OTHER_DROPPED, (plugin.value, _name(tag), reason.code, args), count)
         self._dropped = added
 
     def unshown(self) -> list[dict]:
@@ -67,24 +70,45 @@ class DroppedValues:
         ]
 
     def dropped(self) -> list[dict]:
-        """``[{"plugin", "tag", "reason", "count"}]``, sorted as ``unshown``."""
+        """``[{"plugin", "tag", "reason", "reason_code", "reason_args", "count"}]``, sorted as
+        ``unshown``: the reason in English, and as its code with its arguments (an object)."""
         return [
-            {"plugin": plugin, "tag": tag, "reason": reason, "count": count}
-            for (plugin, tag, reason), count in sorted(self._dropped.items(), key=_others_last)
+            {
+                "plugin": plugin,
+                "tag": tag,
+                "reason": None if code is None else refusal_text(code, args),
+                "reason_code": code,
+                "reason_args": None if code is None else dict(args),
+                "count": count,
+            }
+            for (plugin, tag, code, args), count in sorted(self._dropped.items(), key=_others_last)
         ]
 
     def state(self) -> dict:
         """The counts as JSON-ready lists, for ``restore`` in a later process."""
         return {
             "unshown": [[*key, count] for key, count in self._unshown.items()],
-            "dropped": [[*key, count] for key, count in self._dropped.items()],
+            "dropped": [
+                [plugin, tag, code, _pairs(args, list), count]
+                for (plugin, tag, code, args), count in self._dropped.items()
+            ],
         }
 
     def restore(self, state: dict) -> None:
         self._unshown = Counter({(plugin, tag): int(count) for plugin, tag, count in state["unshown"]})
-        self._dropped = Counter({(plugin, tag, reason): int(count) for plugin, tag, reason, count in state["dropped"]})
+        self._dropped = Counter(
+            {
+                (plugin, tag, code, _pairs(args, tuple)): int(count)
+                for plugin, tag, code, args, count in state["dropped"]
+            }
+        )
+
+
+def _pairs(args, sequence):
+    """A refusal's arguments as a ``sequence`` of ``sequence`` pairs (None stays None)."""
+    return None if args is None else sequence(sequence(pair) for pair in args)
 
 
 def _others_last(item) -> tuple:
     key, _count = item
-    return (key[0] is None, tuple("" if name is None else name for name in key))
+    return (key[0] is None, tuple("" if name is None else str(name) for name in key))

@@ -45,7 +45,7 @@ class DecodedBatch:
     series: dict = field(default_factory=dict)
     events: dict = field(default_factory=dict)  # plugin -> [(step, wall_time, sample)]
     undecodable: int = 0
-    rejected: Counter = field(default_factory=Counter)  # (plugin, tag, reason) -> values dropped
+    rejected: Counter = field(default_factory=Counter)  # (plugin, tag, Rejected) -> values dropped
     unshown: Counter = field(default_factory=Counter)  # (plugin name, tag) -> values of a kind not shown
     # A restart announced in the batch (TensorBoard's SessionLog START): samples stored before
     # it with a step at or after this one are stale.
@@ -109,7 +109,7 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             if sample is None:
                 continue
             if isinstance(sample, Rejected):
-                rejected[(kind.plugin, value.tag + suffix, sample.reason)] += 1
+                rejected[(kind.plugin, value.tag + suffix, sample)] += 1
                 continue
             key = (kind.plugin, value.tag + suffix)
             lists = series.get(key)
@@ -128,7 +128,7 @@ def _decode(payloads, batch: DecodedBatch, records, first_seen) -> None:
             for column, item in zip(columns, sample):
                 column.append(item)
     for (plugin, tag, reason), count in rejected.items():
-        logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason)
+        logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason.reason)
     batch.rejected.update(rejected)
 
 

@@ -14,6 +14,7 @@ from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.ingest import full_scalars
 from mindinsight.ingest.kinds import KINDS
+from mindinsight.ingest.kinds.base import Rejected
 from mindinsight.ingest.reservoir import Reservoir
 
 # The prefix of the full scalar points' columns in ``JobData.state``: the bulk of a large
@@ -30,7 +31,7 @@ class JobData:
         self.version = 0  # bumped by every write: readers compare it to see a change
         self._series: OrderedDict[tuple[PluginName, str], Reservoir] = OrderedDict()  # insertion = age
         self._evicted: OrderedDict[tuple[PluginName, str], None] = OrderedDict()
-        # (plugin, tag, reason) -> values let go by the tag limits since the last take_refused
+        # (plugin, tag, Rejected) -> values let go by the tag limits since the last take_refused
         self._refused: Counter = Counter()
         self._bytes: Counter = Counter()  # plugin -> payload bytes of its tags (kinds bounded in bytes)
         self._tag_counts: Counter = Counter()  # plugin -> its tags held: admitting a tag counts nothing
@@ -209,7 +210,7 @@ class JobData:
                 self._evicted.popitem(last=False)
 
     def take_refused(self) -> Counter:
-        """(plugin, tag, reason) -> values the tag limits let go since the last call: those of a
+        """(plugin, tag, Rejected) -> values the tag limits let go since the last call: those of a
         tag not admitted, and the samples a tag held when it made room for a newer one."""
         with self.lock:
             refused, self._refused = self._refused, Counter()
@@ -271,12 +272,12 @@ class LineageData:
         self.unreadable: dict[str, str] = {}  # path -> reason, of files that could not be read
 
 
-_TAG_TOO_LONG = f"a tag name over {limits.MAX_TAG_CHARS} characters"
+_TAG_TOO_LONG = Rejected.because("tag_too_long", chars=limits.MAX_TAG_CHARS)
 
 
-def _over_limit(plugin: PluginName) -> str:
+def _over_limit(plugin: PluginName) -> Rejected:
     """Why a tag of ``plugin`` is not kept: the limit it is over (the kind's own, else the job's)."""
     limit = KINDS[plugin].max_tags
     if limit is not None:
-        return f"over the {limit} {plugin.value} tags a job keeps"
-    return f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps"
+        return Rejected.because("over_kind_tags", limit=limit, plugin=plugin.value)
+    return Rejected.because("over_job_tags", limit=limits.MAX_TAGS_PER_JOB)

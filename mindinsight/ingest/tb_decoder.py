@@ -116,7 +116,7 @@ class TensorBoardDecoder:
                 kind, decode = TB_BY_EVENT_FIELD[what]
                 sample = decode(event)
                 if isinstance(sample, Rejected):
-                    rejected[(kind.plugin, what, sample.reason)] += 1
+                    rejected[(kind.plugin, what, sample)] += 1
                 else:
                     batch.events.setdefault(kind.plugin, []).append((event.step, event.wall_time, sample))
             elif what == "session_log" and event.session_log.status == _START:
@@ -129,7 +129,7 @@ class TensorBoardDecoder:
             elif what == "meta_graph_def":  # TF1's MetaGraphDef beside its GraphDef: not shown
                 batch.unshown[("meta_graph_def", "")] += 1
         for (plugin, tag, reason), count in rejected.items():
-            logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason)
+            logger.warning("dropped %d %s values of tag %r: %s", count, plugin.value, tag, reason.reason)
         batch.rejected.update(rejected)
 
     def _add_summary(self, event, batch: DecodedBatch, rejected: Counter, record, first_seen) -> None:
@@ -162,7 +162,7 @@ class TensorBoardDecoder:
             if sample is None:
                 continue
             if isinstance(sample, Rejected):
-                rejected[(kind.plugin, tag, sample.reason)] += 1
+                rejected[(kind.plugin, tag, sample)] += 1
                 continue
             key = (kind.plugin, tag)
             lists = series.get(key)

@@ -1,6 +1,6 @@
 """The training dashboard names the values a run holds and the server does not keep (train-jobs'
 ``unshown_values`` and ``dropped_values``): kinds not shown, by plugin and tag, and values refused,
-with the reason; a card left empty by them says so. A run without such values shows no notice."""
+with the reason in the page's language; a card left empty by them says so. A run without such values shows no notice."""
 
 from urllib.parse import quote
 
@@ -18,12 +18,14 @@ TEXTS = {
         "dropped": "These values were left out while reading",
         "counts": ["1 value", "2 values", "2 values", "2 values", "3 values"],
         "left_out": "the values of this kind were left out while reading",
+        "reason": "histogram over {bytes} bytes",
     },
     "zh-CN": {
         "unshown": "此训练作业还包含 MindInsight 不展示的数据类型",
         "dropped": "以下数据在读取时未保留",
         "counts": ["1 个值", "2 个值", "2 个值", "2 个值", "3 个值"],
         "left_out": "此类数据在读取时未保留",
+        "reason": "直方图超过 {bytes} 字节",
     },
 }
 
@@ -55,7 +57,8 @@ def test_values_not_kept_are_named_on_the_dashboard(new_page, built_ui, tmp_path
         item = notice.get_by_test_id("dropped-value")
         expect(item).to_have_count(1)
         expect(item).to_contain_text(dropped["tag"])
-        expect(item).to_contain_text(dropped["reason"])
+        # the reason in the page's language, from its code and arguments
+        expect(item).to_contain_text(TEXTS[locale]["reason"].format(**dropped["reason_args"]))
         # the histogram card, empty because its one tag was refused, says so instead of how to collect
         histogram = page.locator('[data-testid="dashboard-card"][data-kind="histogram"]')
         expect(histogram.get_by_test_id("card-left-out")).to_contain_text(TEXTS[locale]["left_out"])

@@ -18,7 +18,14 @@ UNSHOWN = [
     {"plugin": "pr_curves", "tag": "pr", "count": 3},
 ]
 DROPPED = [
-    {"plugin": "histogram", "tag": "wide", "reason": f"histogram over {_HISTOGRAM_BOUND} bytes", "count": 2},
+    {
+        "plugin": "histogram",
+        "tag": "wide",
+        "reason": f"histogram over {_HISTOGRAM_BOUND} bytes",
+        "reason_code": "histogram_too_large",
+        "reason_args": {"bytes": _HISTOGRAM_BOUND},
+        "count": 2,
+    },
 ]
 
 

@@ -10,6 +10,7 @@ from mindinsight.conf.plugins import PluginName
 from mindinsight.ingest import job_data
 from mindinsight.ingest.job_data import JobData
 from mindinsight.ingest.kinds import KINDS
+from mindinsight.ingest.kinds.base import Rejected
 
 # Kinds bounded by tag counts only: a kind bounded in bytes sheds samples as each tag is added,
 # so one add per tag may shed for a tag the batch lets go at once (the batch keeps more then).
@@ -95,7 +96,8 @@ def test_tags_a_batch_pushes_out_are_counted_and_never_stored(monkeypatch):
     assert len(made) == limits.MAX_TAGS_PER_JOB
     refused = data.take_refused()
     assert sum(refused.values()) == 2 * (count - limits.MAX_TAGS_PER_JOB)
-    assert (PluginName.SCALAR, "sample/0", f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps") in refused
+    why = Rejected.because("over_job_tags", limit=limits.MAX_TAGS_PER_JOB)
+    assert (PluginName.SCALAR, "sample/0", why) in refused
     # A tag let go stays out when it comes again, as with one add per tag.
     data.add_batches({(PluginName.SCALAR, "sample/0"): columns_of(PluginName.SCALAR, [2])})
     assert "sample/0" not in data.tags(PluginName.SCALAR)

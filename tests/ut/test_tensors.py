@@ -265,7 +265,9 @@ def test_tensor_sample_reads_every_layout():
     assert tensor_sample(raw).array().tolist() == values.astype(int).tolist()
     # a tensor whose values do not fill its dims cannot be shaped: dropped, as the original does,
     # and said why (train-jobs' dropped_values)
-    assert tensor_sample(anf_ir.TensorProto(dims=[2, 3], float_data=[1.0])) == Rejected("1 values for dims [2, 3]")
+    refused = tensor_sample(anf_ir.TensorProto(dims=[2, 3], float_data=[1.0]))
+    assert refused == Rejected.because("values_do_not_fill_dims", count=1, dims="[2, 3]")
+    assert refused.reason == "1 values for dims [2, 3]"
     empty = tensor_sample(anf_ir.TensorProto(dims=[2, 3], data_type=anf_ir.DT_FLOAT32))
     assert empty.array().size == 0
 

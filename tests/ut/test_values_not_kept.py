@@ -2,6 +2,8 @@
 ``unshown_values`` and ``dropped_values``, ingest/dropped_values.py), bounded whatever the
 files name, and counted again from zero when a job is read again from scratch."""
 
+import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.ingest.dropped_values import DroppedValues
+from mindinsight.ingest.kinds.base import REFUSALS, Rejected
 from mindinsight.ingest.loader import JobLoader
 from mindinsight.summary import SummaryWriter
 from tests.helpers import kinds_not_kept
@@ -65,7 +68,16 @@ def test_mindspore_values_refused_are_reported_with_the_reason(tmp_path):
             writer.write_event(event)
     job = listed(make_app(tmp_path))["./job"]
     reason = f"more than {limits.MAX_HISTOGRAM_INPUT_BUCKETS} buckets"
-    assert job["dropped_values"] == [{"plugin": "histogram", "tag": "weights/histogram", "reason": reason, "count": 2}]
+    assert job["dropped_values"] == [
+        {
+            "plugin": "histogram",
+            "tag": "weights/histogram",
+            "reason": reason,
+            "reason_code": "too_many_buckets",
+            "reason_args": {"buckets": limits.MAX_HISTOGRAM_INPUT_BUCKETS},
+            "count": 2,
+        }
+    ]
     assert job["unshown_values"] == [] and job["plugins"]["histogram"] == []
 
 
@@ -74,14 +86,19 @@ def test_the_report_is_bounded_whatever_the_names():
     long_name = "x" * 10_000
     report.add_unshown(Counter({(f"plugin_{index}", long_name): 2 for index in range(limits.MAX_REPORTED_KEYS + 50)}))
     report.add_unshown(Counter({("plugin_0", long_name): 1, ("one_more", "t"): 5}))
-    report.add_dropped(Counter({(PluginName.IMAGE, f"tag_{index}", "image over 1 bytes"): 1 for index in range(300)}))
+    why = Rejected.because("not_a_scalar", error=long_name)
+    report.add_dropped(Counter({(PluginName.IMAGE, f"tag_{index}", why): 1 for index in range(300)}))
     unshown, dropped = report.unshown(), report.dropped()
     assert len(unshown) == len(dropped) == limits.MAX_REPORTED_KEYS + 1
     # the keys first met are kept, and go on counting; the values of the others are counted together
     assert unshown[0] == {"plugin": "plugin_0", "tag": unshown[0]["tag"], "count": 3}
     assert unshown[-1] == {"plugin": None, "tag": None, "count": 50 * 2 + 5}
-    assert dropped[-1] == {"plugin": None, "tag": None, "reason": None, "count": 300 - limits.MAX_REPORTED_KEYS}
+    other = {"plugin": None, "tag": None, "reason": None, "reason_code": None, "reason_args": None}
+    assert dropped[-1] == {**other, "count": 300 - limits.MAX_REPORTED_KEYS}
     assert max(len(entry["tag"]) for entry in unshown[:-1]) == limits.MAX_REPORTED_NAME_CHARS
+    # the arguments of a reason are names from the files too: cut alike
+    assert len(dropped[0]["reason_args"]["error"]) == limits.MAX_REPORTED_NAME_CHARS
+    assert dropped[0]["reason"] == "not a scalar: " + dropped[0]["reason_args"]["error"]
     again = DroppedValues()
     again.restore(report.state())
     assert (again.unshown(), again.dropped()) == (unshown, dropped)
@@ -109,10 +126,12 @@ def test_tags_over_the_job_limit_are_reported_with_their_values(tmp_path):
             for index in range(limits.MAX_TAGS_PER_JOB + extra):
                 writer.add_scalar(f"layer_{index:03d}/mean", float(index), step)
     job = listed(make_app(tmp_path))["./wide"]
-    reason = f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps"
-    let_go = [
-        {"plugin": "scalar", "tag": f"layer_{index:03d}/mean", "reason": reason, "count": 2} for index in range(extra)
-    ]
+    reason = {
+        "reason": f"over the {limits.MAX_TAGS_PER_JOB} tags a job keeps",
+        "reason_code": "over_job_tags",
+        "reason_args": {"limit": limits.MAX_TAGS_PER_JOB},
+    }
+    let_go = [{"plugin": "scalar", "tag": f"layer_{index:03d}/mean", **reason, "count": 2} for index in range(extra)]
     assert job["dropped_values"] == let_go
     assert len(job["plugins"]["scalar"]) == limits.MAX_TAGS_PER_JOB
     assert job["plugins"]["scalar"][0] == f"layer_{extra:03d}/mean"
@@ -135,6 +154,8 @@ def test_a_tag_too_long_to_be_asked_for_is_refused_and_reported(tmp_path):
         "plugin": "scalar",
         "tag": long_tag[: limits.MAX_REPORTED_NAME_CHARS - 1] + "…",
         "reason": reason,
+        "reason_code": "tag_too_long",
+        "reason_args": {"chars": limits.MAX_TAG_CHARS},
         "count": 3,
     }
 
@@ -149,3 +170,15 @@ def test_the_step_stats_torch_writes_with_a_graph_are_named_as_not_shown():
     assert loader.data.tags(PluginName.GRAPH)
     assert loader.dropped.unshown() == [{"plugin": "run_metadata", "tag": "step1", "count": 1}]
     assert loader.dropped.dropped() == []
+
+
+def test_the_ui_says_every_reason_in_each_language():
+    """The dashboard says a refusal by its code (``reason_code``, ``reason_args``): every locale
+    has a message per code of ``REFUSALS``, with the same arguments as its English text."""
+    locales = Path(__file__).resolve().parents[2] / "ui" / "src" / "locales"
+    placeholders = re.compile(r"\{(\w+)\}")
+    for locale_file in sorted(locales.glob("*/dataNotices.json")):
+        messages = json.loads(locale_file.read_text())["reasons"]
+        assert sorted(messages) == sorted(REFUSALS), locale_file
+        for code, text in REFUSALS.items():
+            assert set(placeholders.findall(messages[code])) == set(placeholders.findall(text)), (locale_file, code)

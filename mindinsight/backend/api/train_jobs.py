@@ -4,13 +4,14 @@ from marshmallow import Schema
 
 from mindinsight.backend.api.args import TrainIdArgs
 from mindinsight.backend.api.routing import Topic
-from mindinsight.backend.api.shapes import BOOLEAN, INTEGER, STRING, array, enum, named, nullable, obj
+from mindinsight.backend.api.shapes import BOOLEAN, INTEGER, STRING, array, enum, map_of, named, nullable, obj, one_of
 from mindinsight.backend.params import BoolText, IntParam, StringList, Text
 from mindinsight.backend.view_marks import IN_MEMORY, POOLED, REUSABLE, REUSABLE_POOLED
 from mindinsight.cache.data_manager import BriefStatus
 from mindinsight.conf.limits import MAX_TRAIN_JOBS_PAGE_LIMIT
 from mindinsight.conf.plugins import PluginName
 from mindinsight.errors import PluginNotAvailableError, QuerySyntaxError, QueryValueError, TrainJobNotExistError
+from mindinsight.ingest.kinds.base import REFUSALS
 from mindinsight.services import train_jobs
 
 TOPIC = Topic("train_jobs")
@@ -40,7 +41,16 @@ TRAIN_JOB = named(
             "unreadable_files": array(obj({"path": STRING, "reason": STRING})),
             "unshown_values": array(obj({"plugin": nullable(STRING), "tag": nullable(STRING), "count": INTEGER})),
             "dropped_values": array(
-                obj({"plugin": nullable(STRING), "tag": nullable(STRING), "reason": nullable(STRING), "count": INTEGER})
+                obj(
+                    {
+                        "plugin": nullable(STRING),
+                        "tag": nullable(STRING),
+                        "reason": nullable(STRING),  # in English
+                        "reason_code": nullable(enum(*REFUSALS)),
+                        "reason_args": nullable(map_of(one_of(STRING, INTEGER))),
+                        "count": INTEGER,
+                    }
+                )
             ),
             "plugins": PLUGIN_TAGS,
         },

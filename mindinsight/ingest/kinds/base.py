@@ -112,12 +112,53 @@ class Kind:
         return "/" + self.plugin.value
 
 
+# Why a value is refused at ingest: code -> its English text, of the refusal's arguments. Clients
+# get the code and arguments too (train-jobs' ``dropped_values``) and may say it in their language.
+REFUSALS = {
+    "image_too_large": "image over {bytes} bytes",
+    "histogram_too_large": "histogram over {bytes} bytes",
+    "tensor_too_large": "tensor over {bytes} bytes",
+    "too_many_buckets": "more than {buckets} buckets",
+    "bucket_counts_mismatch": "{counts} bucket counts for {limits} bucket limits",
+    "not_a_histogram": "not a histogram: {error}",
+    "histogram_tensor_shape": "a histogram tensor of shape {shape}",
+    "not_a_scalar": "not a scalar: {error}",
+    "empty_scalar_tensor": "an empty scalar tensor",
+    "negative_dims": "tensor with negative dims {dims}",
+    "values_do_not_fill_dims": "{count} values for dims {dims}",
+    "graph_undecodable": "the GraphDef could not be decoded",
+    "over_kind_tags": "over the {limit} {plugin} tags a job keeps",
+    "over_job_tags": "over the {limit} tags a job keeps",
+    "tag_too_long": "a tag name over {chars} characters",
+}
+
+
 @dataclass(frozen=True)
 class Rejected:
-    """What ``Kind.decode`` answers for a value it drops at ingest: why, for the log and the
-    job's ``dropped_values`` (ingest/dropped_values.py)."""
+    """What ``Kind.decode`` answers for a value it drops at ingest: why (a ``REFUSALS`` code and
+    its arguments), for the log and the job's ``dropped_values`` (ingest/dropped_values.py)."""
 
-    reason: str
+    code: str
+    args: tuple = ()  # ((name, value), ...), each value a str or an int
+
+    @classmethod
+    def because(cls, code: str, **args) -> "Rejected":
+        """The refusal ``code`` (a key of ``REFUSALS``) with its arguments."""
+        return cls(code, tuple(args.items()))
+
+    @property
+    def reason(self) -> str:
+        """The refusal in English."""
+        return refusal_text(self.code, self.args)
+
+
+def refusal_text(code: str, args) -> str:
+    """``REFUSALS[code]`` with ``args`` (pairs); the code itself when it is not known."""
+    template = REFUSALS.get(code)
+    try:
+        return code if template is None else template.format(**dict(args))
+    except (KeyError, IndexError, ValueError):
+        return code
 
 
 def detached(message):

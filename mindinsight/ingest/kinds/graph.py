@@ -57,7 +57,7 @@ def _tensorboard_graph(event):
     try:
         return tb_graph.to_graph_proto(tb_graph.parse_graph_def(event.graph_def))
     except DecodeError:
-        return Rejected("the GraphDef could not be decoded")
+        return Rejected.because("graph_undecodable")
 
 
 def _store_pb_graph(data, name: str, mtime: float, graph) -> None:

@@ -40,6 +40,7 @@ from mindinsight.ingest.kinds.base import (
 )
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.HISTOGRAM]
+_TOO_LARGE = Rejected.because("histogram_too_large", bytes=_MAX_BYTES)
 
 
 class HistogramSample:
@@ -151,10 +152,10 @@ def _sane_bound(value: float) -> float:
 def decode(value):
     histogram = value.histogram
     if len(histogram.buckets) > limits.MAX_HISTOGRAM_INPUT_BUCKETS:  # the original drops it too
-        return Rejected(f"more than {limits.MAX_HISTOGRAM_INPUT_BUCKETS} buckets")
+        return Rejected.because("too_many_buckets", buckets=limits.MAX_HISTOGRAM_INPUT_BUCKETS)
     serialized = histogram.SerializeToString()
     if len(serialized) > _MAX_BYTES:
-        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+        return _TOO_LARGE
     return HistogramSample.from_serialized(serialized), len(serialized)
 
 
@@ -176,7 +177,7 @@ def histogram_from_edges(lefts, rights, counts, minimum: float, maximum: float) 
 
 def _sized(sample: HistogramSample):
     if sample.buckets.nbytes > _MAX_BYTES:
-        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+        return _TOO_LARGE
     return sample, sample.buckets.nbytes + 16
 
 
@@ -184,10 +185,10 @@ def decode_histogram_proto(value):
     """TensorBoard's ``HistogramProto``, kept serialized (see ``_from_histogram_proto``)."""
     histo = value.histo
     if histo.ByteSize() > _MAX_BYTES:
-        return Rejected(f"histogram over {_MAX_BYTES} bytes")
+        return _TOO_LARGE
     buckets = len(histo.bucket)
     if buckets != len(histo.bucket_limit):
-        return Rejected(f"{buckets} bucket counts for {len(histo.bucket_limit)} bucket limits")
+        return Rejected.because("bucket_counts_mismatch", counts=buckets, limits=len(histo.bucket_limit))
     # The size the buckets will have once decoded (merged to at most the input limit), as _sized.
     size = min(buckets, limits.MAX_HISTOGRAM_INPUT_BUCKETS) * 3 * 8 + 16
     return HistogramSample.from_histogram_proto(histo.SerializeToString()), size
@@ -209,11 +210,11 @@ def decode_histogram_tensor(value):
     try:
         table = tensor_array(value.tensor, _MAX_BYTES // 8)
     except ValueError as error:
-        return Rejected(f"not a histogram: {error}")
+        return Rejected.because("not_a_histogram", error=str(error))
     if table.size == 0:
         return _sized(histogram_from_edges([], [], [], 0.0, 0.0))
     if table.ndim != 2 or table.shape[1] != 3:
-        return Rejected(f"a histogram tensor of shape {list(table.shape)}")
+        return Rejected.because("histogram_tensor_shape", shape=str(list(table.shape)))
     table = table.astype(np.float64)
     return _sized(histogram_from_edges(table[:, 0], table[:, 1], table[:, 2], table[0, 0], table[-1, 1]))
 

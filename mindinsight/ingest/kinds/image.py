@@ -18,12 +18,13 @@ from mindinsight.format.tb_tensors import tensor_strings
 from mindinsight.ingest.kinds.base import Kind, Rejected, TensorBoardValues, bytes_codec
 
 _MAX_BYTES = limits.MAX_SAMPLE_BYTES[PluginName.IMAGE]
+_TOO_LARGE = Rejected.because("image_too_large", bytes=_MAX_BYTES)
 
 
 def decode(value):
     image = value.image
     if image.ByteSize() > _MAX_BYTES:  # sized without copying the bytes out
-        return Rejected(f"image over {_MAX_BYTES} bytes")
+        return _TOO_LARGE
     encoded = image.encoded_image
     return max(image.width, 0), max(image.height, 0), encoded, len(encoded)
 
@@ -31,7 +32,7 @@ def decode(value):
 def decode_image_tensor(value):
     """The first image of the ``images`` plugin's ``[width, height, encoded...]`` strings."""
     if value.tensor.ByteSize() > _MAX_BYTES:
-        return Rejected(f"image over {_MAX_BYTES} bytes")
+        return _TOO_LARGE
     try:
         strings = tensor_strings(value.tensor)
         width, height = int(strings[0]), int(strings[1])

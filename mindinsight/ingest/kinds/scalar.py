@@ -22,9 +22,9 @@ def decode_scalar_tensor(value):
     try:
         values = tensor_array(value.tensor, 1)
     except ValueError as error:
-        return Rejected(f"not a scalar: {error}")
+        return Rejected.because("not_a_scalar", error=str(error))
     if values.size != 1:
-        return Rejected("an empty scalar tensor")
+        return Rejected.because("empty_scalar_tensor")
     return (float(values.reshape(-1)[0]),)
 
 

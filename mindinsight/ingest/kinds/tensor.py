@@ -173,16 +173,16 @@ def tensor_sample(tensor) -> TensorSample | Rejected:
     and drops it)."""
     dims = tuple(int(d) for d in tensor.dims)
     if any(d < 0 for d in dims):
-        return Rejected(f"tensor with negative dims {list(dims)}")
+        return Rejected.because("negative_dims", dims=str(list(dims)))
     elements = math.prod(dims)  # exact: numpy would wrap around on absurd dims
     if elements > limits.MAX_TENSOR_ELEMENTS:
         return TensorSample(None, dims, int(tensor.data_type), True)
     if tensor.ByteSize() > _MAX_BYTES:
-        return Rejected(f"tensor over {_MAX_BYTES} bytes")
+        return Rejected.because("tensor_too_large", bytes=_MAX_BYTES)
     serialized = tensor.SerializeToString()
     count = value_count(serialized)
     if count not in (0, elements):
-        return Rejected(f"{count} values for dims {list(dims)}")
+        return Rejected.because("values_do_not_fill_dims", count=count, dims=str(list(dims)))
     return TensorSample(serialized, dims, int(tensor.data_type), False)
 
 

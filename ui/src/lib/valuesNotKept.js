@@ -3,6 +3,14 @@
 
 const nameOrNull = (value) => (typeof value === 'string' ? value : null)
 
+// A reason's arguments: names to strings and numbers only (anything else is left out).
+function reasonArgs(args) {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return {}
+  return Object.fromEntries(
+    Object.entries(args).filter(([, value]) => typeof value === 'string' || Number.isFinite(value)),
+  )
+}
+
 function countedEntries(list, fields) {
   if (!Array.isArray(list)) return []
   return list
@@ -10,6 +18,10 @@ function countedEntries(list, fields) {
     .map((entry) => {
       const out = { count: Math.floor(Number(entry.count)) }
       for (const field of fields) out[field] = nameOrNull(entry[field])
+      if (fields.includes('reason')) {
+        out.reasonCode = nameOrNull(entry.reason_code)
+        out.reasonArgs = reasonArgs(entry.reason_args)
+      }
       return out
     })
 }
@@ -17,8 +29,9 @@ function countedEntries(list, fields) {
 /**
  * Values of a job the server read and did not keep: `unshown` (train-jobs' `unshown_values`, of a
  * kind not shown: `[{plugin, tag, count}]`) and `dropped` (`dropped_values`, refused at reading:
- * `[{plugin, tag, reason, count}]`). Null names: the values of further tags, counted together.
- * Missing on older servers = none.
+ * `[{plugin, tag, reason, reasonCode, reasonArgs, count}]`: the reason in English, and as a code
+ * with its arguments to say it in the user's language). Null names: the values of further tags,
+ * counted together. Missing on older servers = none (and a reason without a code: its English).
  */
 export function valuesNotKept(job) {
   return {

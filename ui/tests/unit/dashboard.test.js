@@ -41,14 +41,35 @@ describe('data health of a train job', () => {
         { plugin: 'mesh', tag: 'm', count: 0 },
         null,
       ],
-      dropped_values: [{ plugin: 'image', tag: 'big', reason: 'image over 1 bytes', count: '2' }, { count: -1 }],
+      dropped_values: [
+        { plugin: 'image', tag: 'big', reason: 'image over 1 bytes', count: '2' }, // an older server: no code
+        {
+          plugin: 'tensor',
+          tag: 't',
+          reason: '1 values for dims [2]',
+          reason_code: 'values_do_not_fill_dims',
+          reason_args: { count: 1, dims: '[2]', odd: { nested: true }, nan: NaN },
+          count: 1,
+        },
+        { count: -1 },
+      ],
     }
     expect(valuesNotKept(job)).toEqual({
       unshown: [
         { plugin: 'pr_curves', tag: 'pr', count: 3 },
         { plugin: null, tag: null, count: 5 },
       ],
-      dropped: [{ plugin: 'image', tag: 'big', reason: 'image over 1 bytes', count: 2 }],
+      dropped: [
+        { plugin: 'image', tag: 'big', reason: 'image over 1 bytes', reasonCode: null, reasonArgs: {}, count: 2 },
+        {
+          plugin: 'tensor',
+          tag: 't',
+          reason: '1 values for dims [2]',
+          reasonCode: 'values_do_not_fill_dims',
+          reasonArgs: { count: 1, dims: '[2]' },
+          count: 1,
+        },
+      ],
     })
     expect(valuesNotKept({})).toEqual({ unshown: [], dropped: [] })
     expect(valuesNotKept(null)).toEqual({ unshown: [], dropped: [] })
