@@ -221,12 +221,15 @@ def decode_segment_fast(segment, decode_rest, scalar_key: int, tag_suffix: str, 
             ]
         slow_seen: dict = {}
         decode_rest(payloads, batch, rest.tolist(), slow_seen)
-        for key, lists in batch.series.items():
+        # Each key's lists are let go as its arrays are made: a batch of many thousand tags
+        # never holds both whole.
+        series, batch.series = batch.series, {}
+        while series:
+            key, lists = series.popitem()
             records = np.asarray(lists.pop("_record"), dtype=np.int64)
             columns = {name: as_column(values) for name, values in lists.items()}
             pieces.setdefault(key, []).append((records, columns))
             first_seen[key] = min(first_seen.get(key, slow_seen[key]), slow_seen[key])
-        batch.series = {}
     for match in matches:  # after the rest, which tells template_columns what it needs
         _template_pieces(match, pieces, first_seen, tag_suffix, template_columns)
     for key in sorted(pieces, key=first_seen.__getitem__):
