@@ -45,10 +45,11 @@ class JobData:
         self.add_batches({(plugin, tag): columns})
 
     def add_batches(self, series: dict) -> None:
-        """Add the samples of several tags, ``{(plugin, tag): columns}`` in arrival order, as
-        one ``add_batch`` each would. The tags are admitted first: a tag that a later one of the
-        same batch pushes out over the tag limits is counted as refused, never stored (a log
-        of thousands of distinct tags costs a dict entry per tag, not a reservoir)."""
+        """Add the samples of several tags, ``{(plugin, tag): columns}`` in arrival order,
+        keeping what one ``add_batch`` each would. The tags are admitted first: a tag that a
+        later one of the same batch pushes out over the tag limits is never stored, and every
+        value the batch had for it is counted as refused (a log of thousands of distinct tags
+        costs a dict entry per tag, not a reservoir)."""
         with self.lock:
             for key in series:
                 if key not in self._series and len(key[1]) <= limits.MAX_TAG_CHARS and self._make_room(*key):
