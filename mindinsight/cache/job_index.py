@@ -2,7 +2,8 @@
 restarted server serves at once instead of reading every log again.
 
 Per job one row of meta data (JSON: the loader's files, offsets and tail bytes, tag lists,
-reservoir thinning state) and its columns as raw numpy bytes, each with its CRC-32 (the
+reservoir thinning state) and its columns as raw numpy bytes, in parts of at most
+``limits.INDEX_PART_BYTES``, each with its CRC-32 (the
 reservoirs of every kind: scalars as numbers, images, histograms, tensors, graphs, ... as their
 kind's codec turns them into numbers and bytes, never pickled; every full-fidelity scalar
 point). What a job holds is produced and taken back by ``JobLoader.state`` /
@@ -45,8 +46,8 @@ from mindinsight.conf import limits
 logger = logging.getLogger(__name__)
 
 # 2: the lineage table; 3: every kind's columns, each with its CRC-32; 4: values not kept; 5: their
-# reasons as codes and arguments
-SCHEMA_VERSION = 5
+# reasons as codes and arguments; 6: columns in parts
+SCHEMA_VERSION = 6
 _APPLICATION_ID = 0x4D49_4958  # "MIIX": tells our index from any other SQLite file
 _DTYPES = {name: np.dtype(name) for name in ("int64", "float64", "float32", "uint32", "int32", "uint8", "bool")}
 _SCHEMA = """
@@ -54,8 +55,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     train_id TEXT PRIMARY KEY, job_dir TEXT NOT NULL, meta TEXT NOT NULL,
     bytes INTEGER NOT NULL, written REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS columns (
-    train_id TEXT NOT NULL, name TEXT NOT NULL, dtype TEXT NOT NULL, data BLOB NOT NULL,
-    crc INTEGER NOT NULL, PRIMARY KEY (train_id, name));
+    train_id TEXT NOT NULL, name TEXT NOT NULL, part INTEGER NOT NULL, dtype TEXT NOT NULL,
+    data BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (train_id, name, part));
 CREATE TABLE IF NOT EXISTS lineage (train_id TEXT PRIMARY KEY, files TEXT NOT NULL, dicts TEXT NOT NULL);
 """
 _LINEAGE = "\0lineage"  # the writing queue's item for the pending lineage rows (never a train_id)
@@ -214,17 +215,31 @@ class JobIndex:
     def _columns(connection: sqlite3.Connection, train_id: str, prefix: str, wanted: bool) -> dict:
         """The job's columns whose name starts with ``prefix`` (``wanted``) or does not (every
         column for an empty ``prefix``)."""
-        query, parameters = "SELECT name, dtype, data, crc FROM columns WHERE train_id=?", [train_id]
+        where, parameters = "train_id=?", [train_id]
         if prefix:
-            query += f" AND substr(name, 1, ?) {'=' if wanted else '!='} ?"
+            where += f" AND substr(name, 1, ?) {'=' if wanted else '!='} ?"
             parameters += [len(prefix), prefix]
-        arrays = {}
-        for name, dtype, data, crc in connection.execute(query, parameters):
+        # Each column made at its size first, then filled part by part: the restored job keeps
+        # these very arrays (see JobScalars.restore), and no part is held longer than its copy.
+        sizes = connection.execute(
+            f"SELECT name, min(dtype), max(dtype), sum(length(data)), count(*), max(part) FROM columns "
+            f"WHERE {where} GROUP BY name",
+            parameters,
+        ).fetchall()
+        arrays, filled = {}, {}
+        for name, dtype, other_dtype, size, parts, last in sizes:
+            if dtype != other_dtype or parts != last + 1 or size % _DTYPES[dtype].itemsize:
+                raise ValueError(f"column {name} is damaged (its parts do not fit)")
+            arrays[name] = np.empty(size // _DTYPES[dtype].itemsize, dtype=_DTYPES[dtype])
+            filled[name] = 0
+        for name, data, crc in connection.execute(
+            f"SELECT name, data, crc FROM columns WHERE {where} ORDER BY name, part", parameters
+        ):
             if zlib.crc32(data) != crc:
                 raise ValueError(f"column {name} is damaged (CRC mismatch)")
-            # An owned copy, each blob let go at once: the heap never holds the entry twice
-            # (the restored job then keeps these very arrays, see JobScalars.restore).
-            arrays[name] = np.frombuffer(data, dtype=_DTYPES[dtype]).copy()
+            target = arrays[name].view(np.uint8)
+            target[filled[name] : filled[name] + len(data)] = np.frombuffer(data, dtype=np.uint8)
+            filled[name] += len(data)
             del data
         return arrays
 
@@ -362,22 +377,19 @@ class JobIndex:
 
     @staticmethod
     def _write_column(connection: sqlite3.Connection, train_id: str, name: str, chunks: list) -> None:
-        """One column, chunk by chunk into its blob: no copy of the whole column is ever made."""
+        """One column, in parts of at most ``INDEX_PART_BYTES`` cut from its chunks: no copy of
+        the whole column is ever made (SQLite makes one of a blob it is given, and a large
+        blob written in place is first made whole, of zeros)."""
         dtypes = {chunk.dtype.name for chunk in chunks} or {"int64"}
         if len(dtypes) != 1 or not dtypes <= set(_DTYPES):
             raise TypeError(f"column {name} of {sorted(dtypes)} cannot be indexed")
-        size = sum(chunk.nbytes for chunk in chunks)
-        rowid = connection.execute(
-            "INSERT INTO columns VALUES (?, ?, ?, zeroblob(?), 0)", (train_id, name, dtypes.pop(), size)
-        ).lastrowid
-        crc = 0
-        if size:
-            with connection.blobopen("columns", "data", rowid) as blob:
-                for chunk in chunks:
-                    view = memoryview(np.ascontiguousarray(chunk).reshape(-1)).cast("B")
-                    crc = zlib.crc32(view, crc)
-                    blob.write(view)
-        connection.execute("UPDATE columns SET crc=? WHERE rowid=?", (crc, rowid))
+        dtype = dtypes.pop()
+        part = 0
+        for piece in _parts(chunks):
+            connection.execute(
+                "INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?)", (train_id, name, part, dtype, piece, zlib.crc32(piece))
+            )
+            part += 1
 
     @staticmethod
     def _fit_bound(connection: sqlite3.Connection, keep: str) -> None:
@@ -402,3 +414,16 @@ class JobIndex:
                 return True
             time.sleep(0.01)
         return False
+
+
+def _parts(chunks: list):
+    """The bytes of ``chunks`` (numpy arrays) as views of at most ``INDEX_PART_BYTES`` each; one
+    empty part for no bytes at all (the column still exists)."""
+    limit, given = limits.INDEX_PART_BYTES, False
+    for chunk in chunks:
+        view = memoryview(np.ascontiguousarray(chunk).reshape(-1)).cast("B")
+        for start in range(0, len(view), limit):
+            given = True
+            yield view[start : start + limit]
+    if not given:
+        yield b""

@@ -25,6 +25,9 @@ INDEX_MAX_BYTES = 2 * 1024 * 1024 * 1024
 INDEX_MIN_WRITE_INTERVAL_SECONDS = 10
 INDEX_WRITE_COST_FACTOR = 9
 INDEX_BUSY_TIMEOUT_SECONDS = 5  # another server writing the same index file
+# A column is kept in parts of at most this many bytes: writing or reading one never holds a
+# whole large column (a million scalar points: 8 MB each) twice.
+INDEX_PART_BYTES = 1024 * 1024
 
 # Tags per job
 MAX_TAGS_PER_JOB = 300

@@ -13,6 +13,7 @@ import pytest
 from mindinsight.cache import job_index
 from mindinsight.cache.data_manager import DataManager
 from mindinsight.cache.provider import DataProvider, ScalarPoints
+from mindinsight.conf import limits
 from mindinsight.conf.plugins import PluginName
 from mindinsight.format.proto import mindinsight_summary_pb2 as summary_pb
 from mindinsight.summary import SummaryWriter
@@ -204,16 +205,41 @@ def test_a_damaged_page_of_columns_fails_only_its_entry(base, tmp_path):
     index = str(tmp_path / "index.sqlite")
     cold = build_index(base, index)
     with sqlite3.connect(index) as connection:
+        connection.execute("VACUUM")  # no page an earlier entry left free holds the same bytes
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        # The largest part of the values (steps are alike in several columns and jobs).
         (blob,) = connection.execute(
-            "SELECT data FROM columns WHERE train_id='./scalars' ORDER BY length(data) DESC LIMIT 1"
+            "SELECT data FROM columns WHERE train_id='./scalars' AND name LIKE 'full.v%' "
+            "ORDER BY length(data) DESC LIMIT 1"
         ).fetchone()
-    stretch = blob[len(blob) // 2 : len(blob) // 2 + 64]  # inside the column's bytes, on one page
     with open(index, "r+b") as file:
         content = file.read()
-        assert content.count(stretch) == 1
+        # Bytes of the column found once in the file (the start of its values are another job's too).
+        stretches = (blob[start : start + 64] for start in range(len(blob) // 2, len(blob) - 64, 64))
+        stretch = next(stretch for stretch in stretches if content.count(stretch) == 1)
         file.seek(content.index(stretch))
         file.write(bytes(255 - byte for byte in stretch))
+    dm, read = restarted(base, index)
+    assert read["./scalars"] is None and read["./steady"] == 0
+    assert answers(dm) == cold
+
+
+def test_a_column_is_kept_in_parts_and_a_missing_part_fails_its_entry(base, tmp_path, monkeypatch):
+    """Columns are written and read in parts of at most INDEX_PART_BYTES (a large column is
+    never held twice); a part gone fails the entry, not the others."""
+    monkeypatch.setattr(limits, "INDEX_PART_BYTES", 1000)
+    index = str(tmp_path / "index.sqlite")
+    cold = build_index(base, index)
+    with sqlite3.connect(index) as connection:
+        sizes = connection.execute("SELECT max(length(data)) FROM columns").fetchone()[0]
+        name, parts = connection.execute(
+            "SELECT name, count(*) FROM columns WHERE train_id='./scalars' GROUP BY name ORDER BY count(*) DESC LIMIT 1"
+        ).fetchone()
+    assert sizes <= 1000 and parts > 2
+    dm, read = restarted(base, index)
+    assert read["./scalars"] == 0 and answers(dm) == cold
+    with sqlite3.connect(index) as connection:
+        connection.execute("DELETE FROM columns WHERE train_id='./scalars' AND name=? AND part=1", (name,))
     dm, read = restarted(base, index)
     assert read["./scalars"] is None and read["./steady"] == 0
     assert answers(dm) == cold
