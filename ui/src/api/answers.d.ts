@@ -48,7 +48,7 @@ export interface TrainJob {
     plugin: string | null
     tag: string | null
     reason: string | null
-    reason_code: 'image_too_large' | 'histogram_too_large' | 'tensor_too_large' | 'too_many_buckets' | 'bucket_counts_mismatch' | 'not_a_histogram' | 'histogram_tensor_shape' | 'not_a_scalar' | 'empty_scalar_tensor' | 'negative_dims' | 'values_do_not_fill_dims' | 'graph_undecodable' | 'over_kind_tags' | 'over_job_tags' | 'tag_too_long' | null
+    reason_code: string | null
     reason_args: Record<string, string | number> | null
     count: number
   }[]
