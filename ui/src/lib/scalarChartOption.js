@@ -250,6 +250,22 @@ function thresholdSeries(line, index, threshold, logY) {
  * @param {string} field the value drawn
  * @returns {Float64Array}
  */
+/**
+ * The points of `field` a line cannot show, as flat `[x, y, NaN, NaN, ...]` pairs (as `xyPairs`): each finite
+ * point whose neighbours are gaps (a tag of one step, a value between two NaN). Drawn as dots of
+ * their own series (its pairs split by gaps, so no segment joins them).
+ */
+export function lonePairs(points, field) {
+  const finite = (index) => Number.isFinite(points[index]?.[field])
+  const pairs = []
+  for (let index = 0; index < points.length; index += 1) {
+    if (finite(index) && !finite(index - 1) && !finite(index + 1)) {
+      pairs.push(points[index].x, points[index][field], NaN, NaN)
+    }
+  }
+  return new Float64Array(pairs)
+}
+
 export function xyPairs(points, field) {
   const data = new Float64Array(points.length * 2)
   for (let index = 0; index < points.length; index += 1) {
@@ -310,6 +326,25 @@ export function buildScalarOption({
     series.push(
       lineSeries('smoothed', 'smoothed', { z: 2, lineStyle: { color, width: 1.5 }, markLine: nonFiniteMarkLine(line) }),
     )
+    const lone = lonePairs(line.points, 'smoothed')
+    if (lone.length) {
+      series.push({
+        id: `lone-${index}`,
+        type: 'line',
+        yAxisIndex,
+        data: lone,
+        dimensions: ['x', 'y'],
+        connectNulls: false,
+        showSymbol: true,
+        symbol: 'circle',
+        symbolSize: 5,
+        silent: true,
+        z: 3,
+        itemStyle: { color },
+        lineStyle: { width: 0 },
+        tooltip: { show: false },
+      })
+    }
     if (threshold) series.push(thresholdSeries(line, index, threshold, logY))
   })
   const count = sharedAxis ? 1 : lines.length

@@ -2,7 +2,7 @@ import { linePairs } from './linePairs.js'
 import { describe, expect, it } from 'vitest'
 import { buildScalarSeries } from '@/lib/scalarSeries.js'
 import { unionByStep } from '@/lib/scalarBuckets.js'
-import { buildScalarOption, prepareLine, stepSpan, valuesByStep, xValue } from '@/lib/scalarChartOption.js'
+import { buildScalarOption, lonePairs, prepareLine, stepSpan, valuesByStep, xValue } from '@/lib/scalarChartOption.js'
 import { readScalarView, writeScalarView } from '@/lib/scalarView.js'
 import { smoothMovingAverage, smoothTimeWeighted, smoothValues } from '@/lib/smoothing.js'
 
@@ -172,5 +172,34 @@ describe('log step axis over buckets', () => {
     ])
     expect(unionByStep(null, rows)).toEqual(rows)
     expect(unionByStep([], [])).toEqual([])
+  })
+})
+
+describe('points no line shows', () => {
+  const option = (line) => buildScalarOption({ lines: [{ tag: 'loss', run: './a', line }], colors: ['#0aa'], labels })
+  const dots = (built) => {
+    const found = built.series.find((item) => item.id === 'lone-0')
+    return found ? linePairs(found.data).filter(([x]) => !Number.isNaN(x)) : null
+  }
+
+  it('draws a dot for a tag of one step', () => {
+    const one = prepareLine(buildScalarSeries([{ step: 5, wall_time: 1, value: 0.25 }]))
+    expect(dots(option(one))).toEqual([[5, 0.25]])
+  })
+
+  it('draws a dot for a value between gaps, and none where a line joins the points', () => {
+    // Step 8 follows a NaN and ends the line; steps 0 to 3 are joined.
+    expect(dots(option(prepareLine(series)))).toEqual([[8, 1]])
+    expect(dots(option(prepareLine(epochs)))).toBeNull()
+    expect(dots(option(prepareLine(buildScalarSeries([]))))).toBeNull()
+  })
+
+  it('gives the dots as pairs split by gaps, so no segment joins two of them', () => {
+    const points = [
+      { x: 1, smoothed: 2 },
+      { x: 2, smoothed: null },
+      { x: 3, smoothed: 4 },
+    ]
+    expect(Array.from(lonePairs(points, 'smoothed'))).toEqual([1, 2, NaN, NaN, 3, 4, NaN, NaN])
   })
 })

@@ -323,9 +323,12 @@ describe('scalar chart option', () => {
       ['a', 'left'],
       ['b', 'right'],
     ])
+    // Each with its dot for step 4, which follows a gap (+Inf) and ends the line.
     expect(option.series.map((item) => [item.id, item.yAxisIndex])).toEqual([
       ['smoothed-0', 0],
+      ['lone-0', 0],
       ['smoothed-1', 1],
+      ['lone-1', 1],
     ])
   })
 
