@@ -72,7 +72,8 @@ class JobData:
             self.version += 1
 
     def _fit_job_bytes(self, plugin: PluginName, added: Reservoir, budget: int) -> None:
-        tags = [series for (p, _), series in self._series.items() if p == plugin]
+        # Tags a batch admitted and has not stored yet hold nothing (see add_batches).
+        tags = [series for (p, _), series in self._series.items() if p == plugin and series is not None]
         sizes = {id(series): series.nbytes for series in tags}
         while sum(sizes.values()) > budget:
             # The largest tag sheds one sample; the tag just written keeps its latest.

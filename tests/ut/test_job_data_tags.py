@@ -2,6 +2,9 @@
 ``add_batch`` per tag would give (its counts of values not kept never fewer), and a tag pushed out
 by the same batch is never stored."""
 
+import dataclasses
+from unittest import mock
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,3 +121,31 @@ def test_the_preferred_graph_stays_when_more_graphs_come():
     assert tags[0] == preferred
     assert len(tags) == KINDS[PluginName.GRAPH].max_tags
     assert tags[1:] == sorted(others[-(KINDS[PluginName.GRAPH].max_tags - 1) :])
+
+
+image_batches = st.lists(
+    st.lists(st.tuples(st.integers(0, limits.MAX_TAGS_PER_JOB + 20), st.integers(1, 4)), max_size=60),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(image_batches, st.sampled_from([600, 3_000]))
+def test_batches_of_tags_bounded_in_bytes_stay_within_the_job_bound(entries_per_batch, bytes_per_job):
+    """Images are bounded per job in bytes as well: whatever tags a batch brings (new ones
+    among them, the first already past the bound), the job holds at most its bound."""
+    kind = dataclasses.replace(KINDS[PluginName.IMAGE], bytes_per_tag=10_000, bytes_per_job=bytes_per_job)
+    with mock.patch.dict(KINDS, {PluginName.IMAGE: kind}):
+        data = JobData()
+        for number, entries in enumerate(entries_per_batch):
+            batch = {}
+            for tag, count in entries:
+                columns = columns_of(PluginName.IMAGE, range(number * 10, number * 10 + count))
+                columns["nbytes"] = np.full(count, 200, dtype=np.int64)
+                batch.setdefault((PluginName.IMAGE, f"image/{tag}"), columns)
+            data.add_batches(batch)
+            assert data.payload_bytes(PluginName.IMAGE) <= bytes_per_job
+            held = [data.samples(PluginName.IMAGE, tag)["nbytes"].sum() for tag in data.tags(PluginName.IMAGE)]
+            assert sum(held) == data.payload_bytes(PluginName.IMAGE)
+            assert len(held) <= limits.MAX_TAGS_PER_JOB

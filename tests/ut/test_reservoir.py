@@ -252,3 +252,21 @@ def test_a_saved_state_that_is_no_generator_is_refused():
     meta, arrays = saved.state()
     with pytest.raises(ValueError):
         Reservoir(10, {"value": np.float32}).restore({**meta, "rng": {"bit_generator": "MT19937"}}, arrays)
+
+
+def test_a_batch_of_new_image_tags_past_the_job_bound_is_kept_within_it(monkeypatch):
+    """Tags new to the job arrive in one batch (``add_batches``) and the first already passes
+    ``bytes_per_job``: the largest shed samples as with one add per tag, the others made later."""
+    kind = dataclasses.replace(KINDS[PluginName.IMAGE], bytes_per_tag=10_000, bytes_per_job=2_000)
+    monkeypatch.setitem(KINDS, PluginName.IMAGE, kind)
+    data = JobData()
+    batch = {}
+    for tag, samples in (("a/image", 12), ("b/image", 3), ("c/image", 3)):
+        columns = sized(list(range(1, samples + 1)), size=200)
+        columns["width"] = columns["height"] = np.ones(samples, dtype=np.int32)
+        batch[(PluginName.IMAGE, tag)] = columns
+    data.add_batches(batch)
+    assert data.payload_bytes(PluginName.IMAGE) <= 2_000
+    assert data.tags(PluginName.IMAGE) == ["a/image", "b/image", "c/image"]
+    for tag in ("a/image", "b/image", "c/image"):
+        assert data.samples(PluginName.IMAGE, tag)["step"][-1] == (12 if tag == "a/image" else 3)
