@@ -13,7 +13,9 @@ from tensorboardX.proto.summary_pb2 import Summary, SummaryMetadata
 from tensorboardX.summary import hparams
 
 from mindinsight.cache.tb_lineage import HParamsRuns
+from mindinsight.conf import limits
 from mindinsight.format.files import real_root
+from mindinsight.ingest import tb_hparams
 from mindinsight.ingest.discovery import list_summary_dirs
 from mindinsight.ingest.lineage import MODEL_FIELDS
 
@@ -100,3 +102,34 @@ def test_a_damaged_session_file_keeps_what_can_be_read(tmp_path, damage):
     path.write_bytes(data[:-7] if damage == "truncated" else data + os.urandom(64))
     found, _ = lineages(tmp_path)
     assert found["./run/hp"].dicts.model["user_defined"] == {"lr": 0.1}
+
+
+def test_the_search_for_hparams_reads_bounded_chunks_and_finds_a_mark_across_two(tmp_path, monkeypatch):
+    """Event files are searched for the hparams tag in chunks of READ_CHUNK_BYTES, never mapped
+    whole: a mark cut by a chunk boundary is found all the same."""
+    run = tmp_path / "sweep"
+    with SummaryWriter(str(run)) as writer:
+        writer.add_hparams({"lr": 0.1}, {"hparam/acc": 0.5}, name="hp")
+    (path,) = [p for p in (run / "hp").iterdir() if "tfevents" in p.name]
+    content = path.read_bytes()
+    at = content.index(b"_hparams_/")
+    reads = []
+    original = tb_hparams._stream_holds
+    monkeypatch.setattr(tb_hparams, "_stream_holds", lambda stream, mark: original(_Reads(stream, reads), mark))
+    for chunk in (at + 3, at + 5, 4096):  # the mark cut after 3 bytes, after 5; small chunks
+        monkeypatch.setattr(limits, "READ_CHUNK_BYTES", chunk)
+        reads.clear()
+        found, _ = lineages(tmp_path)
+        assert set(found) == {"./sweep/hp"}, chunk
+        assert reads and set(reads) == {chunk}, chunk
+
+
+class _Reads:
+    """A stream whose reads are recorded (their sizes)."""
+
+    def __init__(self, stream, reads: list):
+        self._stream, self._reads = stream, reads
+
+    def read(self, size: int = -1) -> bytes:
+        self._reads.append(size)
+        return self._stream.read(size)
